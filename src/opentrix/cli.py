@@ -1,0 +1,104 @@
+"""The ``opentrix`` command. Heavy parts (server, terminal UI, arena) are imported only when used."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    name="opentrix",
+    help="Trix (Trex): play in the browser or terminal, referee records, measure bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.command()
+def verify(
+    files: Annotated[list[Path], typer.Argument(help="opentrix-record/1 files to check", show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document per record, one per line")] = False,
+) -> None:
+    """Check game records against the rules; print scores or the first error.
+
+    Exit status: 0 when every record is valid (finished or not), 1 when any is invalid or unreadable.
+    """
+    from .verify import verify_path
+
+    bad = False
+    for path in files:
+        result = verify_path(path)
+        message = result.pop("_message", None)
+        if not result["ok"]:
+            bad = True
+        if as_json:
+            typer.echo(json.dumps(result, ensure_ascii=False))
+        else:
+            from .verify import describe
+
+            typer.echo(describe(str(path), result, message))
+    raise typer.Exit(1 if bad else 0)
+
+
+@app.command()
+def play(
+    terminal: Annotated[bool, typer.Option("--terminal", help="play in this terminal instead of the browser")] = False,
+    rules: Annotated[str, typer.Option(help="rules preset: classic, wikipedia, denexa, online, complex")] = "classic",
+    bots: Annotated[str, typer.Option(help="levels of the three opponents, e.g. hard,medium,easy")] = "medium",
+    seed: Annotated[int | None, typer.Option(help="seed for the deals (default: random)")] = None,
+    save: Annotated[Path | None, typer.Option(help="write the match as opentrix-record/1 as it goes")] = None,
+    host: Annotated[str, typer.Option(help="address for the local web server")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port for the local web server (0: any free port)")] = 0,
+    database: Annotated[str | None, typer.Option(help="SQLite file or postgresql:// URL")] = None,
+    no_browser: Annotated[bool, typer.Option("--no-browser", help="do not open a browser")] = False,
+) -> None:
+    """Play a match against three bots: in the browser (default) or with --terminal."""
+    from .rules import PRESETS
+
+    if rules not in PRESETS:
+        raise typer.BadParameter(f"unknown preset {rules!r} (known: {', '.join(PRESETS)})", param_hint="--rules")
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(levels) == 1:
+        levels *= 3
+    from .bots import bot_names
+
+    for lv in levels:
+        if lv not in bot_names():
+            raise typer.BadParameter(f"unknown bot {lv!r} (known: {', '.join(bot_names())})", param_hint="--bots")
+    if len(levels) != 3:
+        raise typer.BadParameter("give one level or three, e.g. hard,medium,easy", param_hint="--bots")
+    if terminal:
+        tui = importlib.import_module("opentrix.tui")
+        tui.play_terminal(rules=rules, bots=levels, seed=seed, save=save)
+    else:
+        web = importlib.import_module("opentrix.server.commands")
+        web.play_web(
+            rules=rules, bots=levels, seed=seed, host=host, port=port, database=database, open_browser=not no_browser
+        )
+
+
+def _register_optional() -> None:
+    """Commands that live with their part of the project (server, terminal, arena)."""
+    for name in ("opentrix.server.commands", "opentrix.tui.commands", "opentrix.arena.commands"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name and name.startswith(e.name):
+                continue
+            raise
+        module.register(app)
+
+
+def main() -> None:
+    _register_optional()
+    app(prog_name="opentrix")
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)

@@ -1,0 +1,620 @@
+"""One deal: redeal claims, doubling, then the tricks or the Trix layouts, then its scores.
+
+``Deal`` is the hot object of the engine (bots copy it thousands of times a move), so it keeps plain
+ints and lists in slots and copies itself by hand. ``Match`` (match.py) strings deals together.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import IntEnum
+
+from . import actions as A
+from .cards import (
+    CLUBS,
+    DIAMONDS,
+    FULL_DECK,
+    HEARTS,
+    JACKS,
+    KING_OF_HEARTS,
+    QUEENS,
+    SUIT_MASKS,
+    Card,
+    Suit,
+    card_name,
+    cards_of,
+)
+from .contracts import Contract
+from .errors import (
+    IllegalAction,
+    IllegalClaim,
+    IllegalDouble,
+    IllegalPlay,
+    InvalidDeal,
+    NotYourTurn,
+    WrongPhase,
+)
+from .rules import Rules
+
+Hands = tuple[int, int, int, int]
+
+
+class Phase(IntEnum):
+    """Where a match stands; the deal phases are CLAIM, DOUBLE and PLAY."""
+
+    CHOOSE_CONTRACT = 0
+    CLAIM = 1
+    DOUBLE = 2
+    PLAY = 3
+    DEAL_OVER = 4
+    MATCH_OVER = 5
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+_CLAIM = int(Phase.CLAIM)
+_DOUBLE = int(Phase.DOUBLE)
+_PLAY = int(Phase.PLAY)
+_OVER = int(Phase.DEAL_OVER)
+
+_KOH = int(Contract.KING_OF_HEARTS)
+_QUEENS = int(Contract.QUEENS)
+_DIAMONDS = int(Contract.DIAMONDS)
+_LTOOSH = int(Contract.LTOOSH)
+_TRIX = int(Contract.TRIX)
+_COMPLEX = int(Contract.COMPLEX)
+
+_KH = int(Card.KH)
+_AH = int(Card.AH)
+_TWOS = tuple(s * 13 for s in range(4))
+_THREES = tuple(s * 13 + 1 for s in range(4))
+_TWOS_MASK = sum(1 << c for c in _TWOS)
+
+DOUBLABLE_IN: dict[int, int] = {
+    _KOH: KING_OF_HEARTS,
+    _QUEENS: QUEENS,
+    _COMPLEX: KING_OF_HEARTS | QUEENS,
+}
+
+_SUITS = tuple(Suit)
+
+
+def deal_hands(seed: int | str | random.Random, index: int = 0) -> Hands:
+    """Four hands of 13 cards, reproducible from a seed on every machine.
+
+    ``deal_hands(seed, n)`` gives the n-th deal of the match seeded ``seed``; a ``random.Random`` is
+    used as it stands (and advanced).
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(f"opentrix:{seed}:{index}")
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [0, 0, 0, 0]
+    for i, c in enumerate(deck):
+        hands[i // 13] |= 1 << c
+    return (hands[0], hands[1], hands[2], hands[3])
+
+
+def check_hands(hands: Sequence[int]) -> Hands:
+    """Four hands of 13 cards, 52 distinct in all; raises InvalidDeal saying what is wrong."""
+    if len(hands) != 4:
+        raise InvalidDeal(f"a deal has 4 hands, not {len(hands)}")
+    seen = 0
+    for seat, h in enumerate(hands):
+        n = int(h).bit_count()
+        if h < 0 or h > FULL_DECK:
+            raise InvalidDeal(f"hand of seat {seat} is not a set of cards")
+        if n != 13:
+            raise InvalidDeal(f"seat {seat} has {n} cards; every hand has 13")
+        dup = seen & h
+        if dup:
+            raise InvalidDeal("card ", Card(cards_of(dup)[0]), f" is dealt twice (again to seat {seat})")
+        seen |= h
+    return (int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3]))
+
+
+def can_claim_redeal(hand: int, contract: Contract | int) -> bool:
+    """Whether a hand qualifies for a throw-in in this contract (rules options aside)."""
+    if contract == _KOH:
+        hearts = hand & HEARTS
+        return hearts in (KING_OF_HEARTS, 1 << _AH, KING_OF_HEARTS | (1 << _AH))
+    if contract == _TRIX:
+        twos = hand & _TWOS_MASK
+        n = twos.bit_count()
+        if n == 4:
+            return True
+        if n == 3:
+            missing = next(s for s in range(4) if not twos >> _TWOS[s] & 1)
+            return bool(hand >> _THREES[missing] & 1)
+    return False
+
+
+class Deal:
+    """The state of one deal, from the named contract to its scores."""
+
+    __slots__ = (
+        "rules",
+        "king",
+        "contract",
+        "dealt",
+        "hands",
+        "phase",
+        "turn",
+        "pending",
+        "doubled",
+        "thrown_in",
+        "plays",
+        "seats",
+        "trick",
+        "leader",
+        "taken",
+        "tricks",
+        "captured",
+        "doubled_captures",
+        "playable",
+        "out",
+        "scores",
+        "_ban",
+        "_discard_king",
+    )
+
+    rules: Rules
+    king: int
+    contract: int
+    dealt: Hands
+    hands: list[int]
+    phase: int
+    turn: int
+    pending: list[int]
+    doubled: int
+    thrown_in: int | None
+    plays: list[int]
+    seats: list[int]
+    trick: list[int]
+    leader: int
+    taken: list[int]
+    tricks: list[int]
+    captured: int
+    doubled_captures: list[tuple[int, int, int]]
+    playable: int
+    out: list[int]
+    scores: tuple[int, int, int, int] | None
+
+    def __init__(self, rules: Rules, king: int, contract: Contract | int, hands: Sequence[int]) -> None:
+        self.rules = rules
+        self.king = king
+        self.contract = int(contract)
+        self.dealt = check_hands(hands)
+        self.hands = list(self.dealt)
+        self.doubled = 0
+        self.thrown_in = None
+        self.plays = []
+        self.seats = []
+        self.trick = []
+        self.leader = king
+        self.taken = [0, 0, 0, 0]
+        self.tricks = [0, 0, 0, 0]
+        self.captured = 0
+        self.doubled_captures = []
+        self.playable = JACKS
+        self.out = []
+        self.scores = None
+        self._ban = rules.hearts_lead_ban and self.contract == _KOH
+        self._discard_king = rules.king_must_be_discarded and self.contract in (_KOH, _COMPLEX)
+        order = [(king + i) & 3 for i in range(4)]
+        self.pending = []
+        if (self.contract == _KOH and rules.koh_redeal) or (self.contract == _TRIX and rules.trix_throw_in):
+            self.phase = _CLAIM
+            self.pending = order
+        else:
+            self._start_doubling()
+        self.turn = self.pending[0] if self.pending else king
+
+    # -- phases -------------------------------------------------------------------------------------
+
+    def _doublable(self) -> int:
+        return DOUBLABLE_IN.get(self.contract, 0) if self.rules.doubling else 0
+
+    def _start_doubling(self) -> None:
+        mask = self._doublable()
+        if mask:
+            order = [(self.king + i) & 3 for i in range(4)]
+            if self.rules.doubling_reveal == "hidden":
+                self.pending = order
+            else:
+                self.pending = [s for s in order if self.hands[s] & mask]
+        if self.pending:
+            self.phase = _DOUBLE
+            self.turn = self.pending[0]
+        else:
+            self.phase = _PLAY
+            self.turn = self.king
+            self.leader = self.king
+
+    def _next_pending(self) -> None:
+        self.pending.pop(0)
+        if self.pending:
+            self.turn = self.pending[0]
+        elif self.phase == _CLAIM:
+            self._start_doubling()
+        else:
+            self.phase = _PLAY
+            self.turn = self.king
+            self.leader = self.king
+
+    # -- queries ------------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == _OVER
+
+    def legal_mask(self) -> int:
+        """The cards the seat to act may play, as a card-set int (0 outside card play)."""
+        if self.phase != _PLAY:
+            return 0
+        hand = self.hands[self.turn]
+        if self.contract == _TRIX:
+            return hand & self.playable
+        trick = self.trick
+        if trick:
+            follow = hand & SUIT_MASKS[trick[0] // 13]
+            if follow:
+                return follow
+            if self._discard_king and hand & KING_OF_HEARTS:
+                return KING_OF_HEARTS
+            return hand
+        if self._ban:
+            other = hand & ~HEARTS
+            if other:
+                return other
+        return hand
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == _PLAY:
+            m = self.legal_mask()
+            if m:
+                return cards_of(m)
+            return [A.PASS]  # only in Trix: a trick hand is never empty while it is to play
+        if phase == _DOUBLE:
+            mine = self.hands[self.turn] & self._doublable() & ~self.doubled
+            return [A.DOUBLE_BASE + A.DOUBLABLE.index(c) for c in cards_of(mine)] + [A.NO_DOUBLE]
+        if phase == _CLAIM:
+            if can_claim_redeal(self.hands[self.turn], self.contract):
+                return [A.CLAIM, A.NO_CLAIM]
+            return [A.NO_CLAIM]
+        return []
+
+    # -- applying actions ---------------------------------------------------------------------------
+
+    def apply(self, action: int, seat: int | None = None) -> None:
+        """Apply the action of the seat to act; ``seat``, when given, must be that seat."""
+        if seat is not None and seat != self.turn:
+            if self.phase == _OVER:
+                raise WrongPhase("the deal is over")
+            raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        phase = self.phase
+        if phase == _PLAY:
+            if 0 <= action < 52:
+                if self.contract == _TRIX:
+                    self._place(action)
+                else:
+                    self._play(action)
+                return
+            if action == A.PASS:
+                self._pass()
+                return
+            raise WrongPhase(f"seat {self.turn} must play a card now, not '{_action_text(action)}'")
+        if phase == _DOUBLE:
+            self._double(action)
+            return
+        if phase == _CLAIM:
+            self._claim(action)
+            return
+        raise WrongPhase("the deal is over", detail=(f"'{_action_text(action)}' comes too late",))
+
+    def _play(self, card: int) -> None:
+        seat = self.turn
+        bit = 1 << card
+        if not self.legal_mask() & bit:
+            raise self._why_illegal(card)
+        self.hands[seat] ^= bit
+        trick = self.trick
+        trick.append(card)
+        self.plays.append(card)
+        self.seats.append(seat)
+        if len(trick) < 4:
+            self.turn = (seat + 1) & 3
+            return
+        # The trick is complete: the highest card of the suit led takes it.
+        best = trick[0]
+        top = (best // 13) * 13 + 12  # the ace of the suit led
+        idx = 0
+        for i in (1, 2, 3):
+            c = trick[i]
+            if best < c <= top:
+                best = c
+                idx = i
+        leader = self.leader
+        winner = (leader + idx) & 3
+        tmask = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | bit
+        self.taken[winner] |= tmask
+        self.tricks[winner] += 1
+        self.captured |= tmask
+        if tmask & self.doubled:
+            for c in trick:
+                if self.doubled >> c & 1:
+                    self.doubled_captures.append((c, winner, leader))
+        self.trick = []
+        self.turn = winner
+        self.leader = winner
+        if len(self.plays) == 52 or (self.rules.early_end and self._ended_early()):
+            self._finish()
+
+    def _ended_early(self) -> bool:
+        c = self.contract
+        if c == _KOH:
+            return bool(self.captured & KING_OF_HEARTS)
+        if c == _DIAMONDS:
+            return self.captured & DIAMONDS == DIAMONDS
+        if c == _QUEENS:
+            return self.captured & QUEENS == QUEENS
+        return False
+
+    def _place(self, card: int) -> None:
+        seat = self.turn
+        bit = 1 << card
+        if not self.hands[seat] & self.playable & bit:
+            raise self._why_illegal(card)
+        self.hands[seat] ^= bit
+        self.plays.append(card)
+        self.seats.append(seat)
+        playable = self.playable ^ bit
+        rank = card % 13
+        if rank >= 9:  # the jack or above: the layout grows up (and, from the jack, down too)
+            if rank < 12:
+                playable |= bit << 1
+            if rank == 9:
+                playable |= bit >> 1
+        else:
+            if rank > 0:
+                playable |= bit >> 1
+        self.playable = playable
+        if not self.hands[seat]:
+            self.out.append(seat)
+            if len(self.out) == 3:
+                self._finish()
+                return
+        self._advance_trix(seat)
+
+    def _pass(self) -> None:
+        seat = self.turn
+        if self.contract != _TRIX:
+            raise IllegalPlay(f"seat {seat} cannot pass: passing is only for the Trix contract")
+        can = self.hands[seat] & self.playable
+        if can:
+            raise IllegalPlay(f"seat {seat} cannot pass while holding a card to place", detail=_can_place(can))
+        self.plays.append(A.PASS)
+        self.seats.append(seat)
+        self._advance_trix(seat)
+
+    def _advance_trix(self, seat: int) -> None:
+        hands = self.hands
+        nxt = (seat + 1) & 3
+        while not hands[nxt]:
+            nxt = (nxt + 1) & 3
+        self.turn = nxt
+
+    def _double(self, action: int) -> None:
+        seat = self.turn
+        if action == A.NO_DOUBLE:
+            self._next_pending()
+            return
+        if not A.DOUBLE_BASE <= action < A.DOUBLE_BASE + 5:
+            raise WrongPhase(
+                f"seat {seat} must answer the doubling first (double a card or not), not '{_action_text(action)}'"
+            )
+        card = A.DOUBLABLE[action - A.DOUBLE_BASE]
+        self.double_card(card)
+
+    def double_card(self, card: int) -> None:
+        """The seat to act doubles ``card``; raises IllegalDouble saying why it may not."""
+        seat = self.turn
+        if self.phase != _DOUBLE:
+            raise WrongPhase("doubling is only before the first card")
+        bit = 1 << card
+        if not self._doublable() & bit:
+            raise IllegalDouble(Card(card), f" may not be doubled in {Contract(self.contract).id}")
+        if not self.hands[seat] & bit:
+            raise IllegalDouble(f"seat {seat} cannot double ", Card(card), ": not in that hand")
+        if self.doubled & bit:
+            raise IllegalDouble(Card(card), " is already doubled")
+        self.doubled |= bit
+        if not self.hands[seat] & self._doublable() & ~self.doubled:
+            self._next_pending()  # nothing left to decide for this seat
+
+    def _claim(self, action: int) -> None:
+        seat = self.turn
+        if action == A.NO_CLAIM:
+            self._next_pending()
+            return
+        if action != A.CLAIM:
+            raise WrongPhase(
+                f"seat {seat} must answer the redeal question first (claim or no claim), "
+                f"not '{_action_text(action)}'"
+            )
+        if not can_claim_redeal(self.hands[seat], self.contract):
+            raise IllegalClaim(f"seat {seat}'s hand does not allow a redeal in {Contract(self.contract).id}")
+        self.thrown_in = seat
+        self.pending = []
+        self.phase = _OVER
+        self.scores = (0, 0, 0, 0)
+
+    def _why_illegal(self, card: int) -> IllegalAction:
+        seat = self.turn
+        bit = 1 << card
+        hand = self.hands[seat]
+        c = Card(card)
+        if not hand & bit:
+            if self.dealt[seat] & bit:
+                return IllegalPlay(f"seat {seat} has already played ", c)
+            return IllegalPlay(f"seat {seat} does not hold ", c)
+        if self.contract == _TRIX:
+            return IllegalPlay(f"seat {seat} cannot place ", c, " on the layouts", detail=_can_place(self.legal_mask()))
+        if self.trick:
+            suit = _SUITS[self.trick[0] // 13]
+            follow = hand & SUIT_MASKS[suit]
+            if follow:
+                return IllegalPlay(
+                    f"seat {seat} must follow suit ",
+                    suit,
+                    detail=("holds ", *_join_cards(follow)),
+                )
+            return IllegalPlay(f"seat {seat} must discard ", Card.KH, " when unable to follow suit")
+        return IllegalPlay(f"seat {seat} may not lead a heart while holding another suit")
+
+    def _finish(self) -> None:
+        self.phase = _OVER
+        self.trick = []
+        self.scores = score_deal(self)
+
+    # -- copying ------------------------------------------------------------------------------------
+
+    def copy(self) -> Deal:
+        d = Deal.__new__(Deal)
+        d.rules = self.rules
+        d.king = self.king
+        d.contract = self.contract
+        d.dealt = self.dealt
+        d.hands = self.hands.copy()
+        d.phase = self.phase
+        d.turn = self.turn
+        d.pending = self.pending.copy()
+        d.doubled = self.doubled
+        d.thrown_in = self.thrown_in
+        d.plays = self.plays.copy()
+        d.seats = self.seats.copy()
+        d.trick = self.trick.copy()
+        d.leader = self.leader
+        d.taken = self.taken.copy()
+        d.tricks = self.tricks.copy()
+        d.captured = self.captured
+        d.doubled_captures = self.doubled_captures.copy()
+        d.playable = self.playable
+        d.out = self.out.copy()
+        d.scores = self.scores
+        d._ban = self._ban
+        d._discard_king = self._discard_king
+        return d
+
+    __copy__ = copy
+
+    def holder_of(self, card: int) -> int:
+        """The seat that was dealt ``card``."""
+        for s in range(4):
+            if self.dealt[s] >> card & 1:
+                return s
+        raise ValueError(card)  # unreachable for a valid deal
+
+    @property
+    def layouts(self) -> list[tuple[int, int] | None]:
+        """Per suit, the (lowest, highest) card placed in Trix, or None before its jack."""
+        placed = 0
+        for a in self.plays:
+            if a < 52:
+                placed |= 1 << a
+        out: list[tuple[int, int] | None] = []
+        for s in range(4):
+            m = (placed >> (13 * s)) & 0x1FFF
+            if not m:
+                out.append(None)
+            else:
+                out.append((s * 13 + (m & -m).bit_length() - 1, s * 13 + m.bit_length() - 1))
+        return out
+
+    def __repr__(self) -> str:
+        return (
+            f"<Deal {Contract(self.contract).id} king={self.king} phase={Phase(self.phase)} "
+            f"turn={self.turn} plays={len(self.plays)}>"
+        )
+
+
+def _join_cards(mask: int) -> tuple[Card | str, ...]:
+    parts: list[Card | str] = []
+    for i, c in enumerate(sorted(cards_of(mask), reverse=True)):
+        if i:
+            parts.append(" ")
+        parts.append(Card(c))
+    return tuple(parts)
+
+
+def _can_place(mask: int) -> tuple[Card | str, ...]:
+    if not mask:
+        return ("nothing can be placed",)
+    return ("can place ", *_join_cards(mask))
+
+
+def _action_text(action: int) -> str:
+    try:
+        return A.to_str(action)
+    except ValueError:
+        return repr(action)
+
+
+def score_deal(deal: Deal) -> tuple[int, int, int, int]:
+    """Per-seat scores of a finished deal, doubling included."""
+    rules = deal.rules
+    pts = rules.points
+    c = deal.contract
+    s = [0, 0, 0, 0]
+    if deal.thrown_in is not None:
+        return (0, 0, 0, 0)
+    if c == _TRIX:
+        order = deal.out + [seat for seat in range(4) if seat not in deal.out]
+        for place, seat in enumerate(order):
+            s[seat] += pts.trix[place]
+        return (s[0], s[1], s[2], s[3])
+    for seat in range(4):
+        taken = deal.taken[seat]
+        if c in (_KOH, _COMPLEX) and taken & KING_OF_HEARTS:
+            s[seat] += pts.king_of_hearts
+        if c in (_QUEENS, _COMPLEX):
+            s[seat] += (taken & QUEENS).bit_count() * pts.queen
+        if c in (_DIAMONDS, _COMPLEX):
+            s[seat] += (taken & DIAMONDS).bit_count() * pts.diamond
+        if c in (_LTOOSH, _COMPLEX):
+            s[seat] += deal.tricks[seat] * pts.trick
+    for card, taker, leader in deal.doubled_captures:
+        v = pts.king_of_hearts if card == _KH else pts.queen
+        holder = deal.holder_of(card)
+        s[taker] -= v  # replace the plain value counted above by the doubled rule
+        if taker != holder:
+            if rules.partnership and taker == holder ^ 2 and rules.partner_capture == "no_bonus":
+                s[taker] += 2 * v
+            else:
+                s[taker] += 2 * v
+                s[holder] -= v
+        elif rules.self_capture == "normal":
+            s[taker] += v
+        elif rules.self_capture == "doubled":
+            s[taker] += 2 * v
+        elif leader == holder:  # doubled_leader_gains, the holder led the trick himself
+            s[taker] += v
+        else:
+            s[taker] += 2 * v
+            s[leader] -= v
+    return (s[0], s[1], s[2], s[3])
+
+
+__all__ = [
+    "CLUBS",
+    "Deal",
+    "Hands",
+    "Phase",
+    "can_claim_redeal",
+    "card_name",
+    "check_hands",
+    "deal_hands",
+    "score_deal",
+]

@@ -1,0 +1,267 @@
+"""A match: kingdoms, kings, the contract choice, totals and tiebreaks, over a sequence of deals.
+
+``Match`` is the one state object every caller uses: ``legal_actions()``, ``apply()``, ``turn`` and
+``phase`` cover the whole game. Dealing is the only chance event: a match built with a seed deals
+itself; otherwise the caller passes each deal's hands to ``start_deal``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import actions as A
+from .contracts import Contract
+from .deal import Deal, Hands, Phase, check_hands, deal_hands
+from .errors import IllegalContract, NotYourTurn, WrongPhase
+from .rules import Rules
+
+_CHOOSE = int(Phase.CHOOSE_CONTRACT)
+_DEAL_OVER = int(Phase.DEAL_OVER)
+_MATCH_OVER = int(Phase.MATCH_OVER)
+
+
+class Match:
+    """The state of a whole match (or a part of one)."""
+
+    __slots__ = (
+        "rules",
+        "seed",
+        "deals",
+        "kings",
+        "first_king",
+        "king",
+        "kingdom",
+        "kingdoms_total",
+        "played",
+        "tiebreak_deal",
+        "pending_hands",
+        "totals",
+        "phase",
+        "winners",
+        "history",
+    )
+
+    rules: Rules
+    seed: int | str | None
+    deals: list[Deal]
+    kings: list[int]
+    first_king: int
+    king: int
+    kingdom: int
+    kingdoms_total: int
+    played: list[int]
+    tiebreak_deal: bool
+    pending_hands: Hands | None
+    totals: list[int]
+    phase: int
+    winners: list[int]
+    history: list[int]
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        hands: Sequence[int] | None = None,
+        *,
+        seed: int | str | None = None,
+    ) -> None:
+        """Start a match at its first contract choice.
+
+        Give the first deal's ``hands``, or a ``seed`` from which every deal is dealt.
+        """
+        self.rules = rules if rules is not None else Rules()
+        self.seed = seed
+        if hands is None:
+            if seed is None:
+                raise ValueError("a match needs the first deal's hands or a seed")
+            hands = deal_hands(seed, 0)
+        first = check_hands(hands)
+        card = int(self.rules.first_king_card)
+        self.first_king = next(s for s in range(4) if first[s] >> card & 1)
+        self.deals = []
+        self.kings = []
+        self.king = self.first_king
+        self.kingdom = 0
+        self.kingdoms_total = self.rules.kingdoms
+        self.played = []
+        self.tiebreak_deal = False
+        self.pending_hands = first
+        self.totals = [0, 0, 0, 0]
+        self.phase = _CHOOSE
+        self.winners = []
+        self.history = []
+
+    # -- queries ------------------------------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal being played or last played."""
+        return self.deals[-1] if self.deals else None
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act, or None between deals and after the match."""
+        phase = self.phase
+        if phase == _CHOOSE:
+            return self.king
+        if phase >= _DEAL_OVER:
+            return None
+        return self.deals[-1].turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == _MATCH_OVER
+
+    def available_contracts(self) -> list[Contract]:
+        """The contracts the king may still name in this kingdom."""
+        if self.tiebreak_deal:
+            return [Contract.KING_OF_HEARTS]
+        return [c for c in self.rules.contracts if c not in self.played]
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if 0 < phase < _DEAL_OVER:
+            return self.deals[-1].legal_actions()
+        if phase == _CHOOSE:
+            return [A.CONTRACT_BASE + int(c) for c in self.available_contracts()]
+        return []
+
+    def team_totals(self) -> list[int]:
+        t = self.totals
+        return [t[0] + t[2], t[1] + t[3]]
+
+    # -- actions ------------------------------------------------------------------------------------
+
+    def apply(self, action: int, seat: int | None = None) -> None:
+        """Apply one action of the seat to act; with ``seat``, check that it is that seat's turn."""
+        phase = self.phase
+        if 0 < phase < _DEAL_OVER:
+            deal = self.deals[-1]
+            deal.apply(action, seat)
+            self.history.append(action)
+            if deal.phase == _DEAL_OVER:
+                self._deal_finished(deal)
+            else:
+                self.phase = deal.phase
+            return
+        if phase == _CHOOSE:
+            if seat is not None and seat != self.king:
+                raise NotYourTurn(f"it is seat {self.king}'s turn (the king names the contract), not seat {seat}'s")
+            self._choose(action)
+            return
+        if phase == _DEAL_OVER:
+            raise WrongPhase("the deal is over; the next one has not been dealt")
+        raise WrongPhase("the match is over")
+
+    def _choose(self, action: int) -> None:
+        if not A.CONTRACT_BASE <= action < A.CONTRACT_BASE + 6:
+            try:
+                text = A.to_str(action)
+            except ValueError:
+                text = repr(action)
+            raise WrongPhase(f"seat {self.king} must name a contract first, not '{text}'")
+        contract = Contract(action - A.CONTRACT_BASE)
+        if self.tiebreak_deal and contract != Contract.KING_OF_HEARTS:
+            raise IllegalContract(f"the tiebreak deal is King of Hearts, not {contract.id}")
+        if contract not in self.rules.contracts and not self.tiebreak_deal:
+            allowed = ", ".join(c.id for c in self.rules.contracts)
+            raise IllegalContract(f"{contract.id} is not a contract in these rules (contracts: {allowed})")
+        if contract in self.played and not self.tiebreak_deal:
+            raise IllegalContract(f"{contract.id} has already been played in seat {self.king}'s kingdom")
+        assert self.pending_hands is not None
+        deal = Deal(self.rules, self.king, contract, self.pending_hands)
+        self.pending_hands = None
+        self.deals.append(deal)
+        self.kings.append(self.king)
+        self.history.append(action)
+        self.phase = deal.phase
+
+    def _deal_finished(self, deal: Deal) -> None:
+        assert deal.scores is not None
+        if deal.thrown_in is not None:
+            self.phase = _DEAL_OVER  # the same king deals again and chooses again
+            return
+        for s in range(4):
+            self.totals[s] += deal.scores[s]
+        if self.tiebreak_deal:
+            self._check_winner()
+            return
+        self.played.append(Contract(deal.contract))
+        if len(self.played) < len(self.rules.contracts):
+            self.phase = _DEAL_OVER
+            return
+        self.kingdom += 1
+        self.played = []
+        self.king = (self.king + self.rules.direction) & 3
+        if self.kingdom < self.kingdoms_total:
+            self.phase = _DEAL_OVER
+        else:
+            self._check_winner()
+
+    def _check_winner(self) -> None:
+        """After the last regular deal (or a tiebreak): a single leader wins, or the tiebreak runs."""
+        if self.rules.partnership:
+            teams = self.team_totals()
+            best = max(teams)
+            leaders = [s for s in range(4) if teams[s & 1] == best]
+        else:
+            best = max(self.totals)
+            leaders = [s for s in range(4) if self.totals[s] == best]
+        unique = len(leaders) == (2 if self.rules.partnership else 1)
+        tiebreak = self.rules.tiebreak
+        if unique or tiebreak == "none":
+            self.winners = leaders
+            self.phase = _MATCH_OVER
+            return
+        if tiebreak == "extra_koh_deal":
+            if self.tiebreak_deal:
+                self.king = (self.king + self.rules.direction) & 3
+            self.tiebreak_deal = True
+        else:  # extra_kingdom: self.king already moved on to the next in line
+            self.kingdoms_total += 1
+        self.phase = _DEAL_OVER
+
+    def start_deal(self, hands: Sequence[int] | None = None) -> None:
+        """Deal the next deal: the given hands, or the next hands of the match's seed."""
+        if self.phase != _DEAL_OVER:
+            if self.phase == _MATCH_OVER:
+                raise WrongPhase("the match is over")
+            raise WrongPhase("the current deal is not over")
+        if hands is None:
+            if self.seed is None:
+                raise ValueError("this match has no seed: pass the hands of the next deal")
+            hands = deal_hands(self.seed, len(self.deals))
+        self.pending_hands = check_hands(hands)
+        self.phase = _CHOOSE
+
+    # -- copying ------------------------------------------------------------------------------------
+
+    def copy(self) -> Match:
+        """An independent copy; finished deals are shared (they never change again)."""
+        m = Match.__new__(Match)
+        m.rules = self.rules
+        m.seed = self.seed
+        deals = self.deals.copy()
+        if deals and deals[-1].phase != _DEAL_OVER:
+            deals[-1] = deals[-1].copy()
+        m.deals = deals
+        m.kings = self.kings.copy()
+        m.first_king = self.first_king
+        m.king = self.king
+        m.kingdom = self.kingdom
+        m.kingdoms_total = self.kingdoms_total
+        m.played = self.played.copy()
+        m.tiebreak_deal = self.tiebreak_deal
+        m.pending_hands = self.pending_hands
+        m.totals = self.totals.copy()
+        m.phase = self.phase
+        m.winners = self.winners.copy()
+        m.history = self.history.copy()
+        return m
+
+    __copy__ = copy
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match {self.rules.preset_name} deal={len(self.deals)} phase={Phase(self.phase)} "
+            f"turn={self.turn} totals={self.totals}>"
+        )

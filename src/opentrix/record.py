@@ -1,0 +1,285 @@
+"""opentrix-record/1: read, check, replay and write game records (RECORD-FORMAT.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import actions as A
+from .cards import cards_of, mask_of, parse_card
+from .contracts import Contract
+from .deal import Phase
+from .errors import TrixError
+from .match import Match
+from .rules import Rules, RulesError
+
+FORMAT = "opentrix-record/1"
+
+
+class RecordError(Exception):
+    """A record that cannot be read or does not follow the rules, with where: ``deal`` and ``play``."""
+
+    def __init__(self, message: str, deal: int | None = None, play: int | None = None, plain: str | None = None):
+        self.message = message
+        self.plain = plain if plain is not None else message
+        self.deal = deal
+        self.play = play
+        super().__init__(self.located())
+
+    def located(self) -> str:
+        where = []
+        if self.deal is not None:
+            where.append(f"deal {self.deal}")
+        if self.play is not None:
+            where.append(f"play {self.play}")
+        return (", ".join(where) + ": " if where else "") + self.message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deal": self.deal, "play": self.play, "message": self.plain}
+
+
+@dataclass
+class DealRecord:
+    """One deal as recorded: hands as dealt, the contract, doubled cards, a throw-in, the plays."""
+
+    hands: tuple[int, int, int, int]
+    contract: Contract
+    plays: list[int] = field(default_factory=list)
+    doubled: int = 0
+    thrown_in: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"hands": [[A.to_str(c) for c in _hand_order(h)] for h in self.hands]}
+        out["contract"] = self.contract.id
+        if self.doubled:
+            out["doubled"] = [A.to_str(c) for c in _doubled_order(self.doubled)]
+        if self.thrown_in is not None:
+            out["thrown_in"] = self.thrown_in
+        out["plays"] = [A.to_str(a) for a in self.plays]
+        return out
+
+
+def _hand_order(hand: int) -> list[int]:
+    return sorted(cards_of(hand), key=lambda c: A.to_str(c))
+
+
+def _doubled_order(mask: int) -> list[int]:
+    return [c for c in A.DOUBLABLE if mask >> c & 1]
+
+
+@dataclass
+class Record:
+    """A match or part of one, as opentrix-record/1."""
+
+    rules: Rules = field(default_factory=Rules)
+    deals: list[DealRecord] = field(default_factory=list)
+    players: list[str] | None = None
+
+    # -- writing ------------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": FORMAT, "rules": self.rules.to_json()}
+        if self.players is not None:
+            out["players"] = list(self.players)
+        out["deals"] = [d.to_json() for d in self.deals]
+        return out
+
+    def dumps(self, indent: int | None = None) -> str:
+        if indent is None:
+            return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_match(cls, match: Match, players: list[str] | None = None) -> Record:
+        deals = []
+        for d in match.deals:
+            deals.append(
+                DealRecord(
+                    hands=d.dealt,
+                    contract=Contract(d.contract),
+                    plays=list(d.plays),
+                    doubled=d.doubled,
+                    thrown_in=d.thrown_in,
+                )
+            )
+        return cls(rules=match.rules, deals=deals, players=players)
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> Record:
+        try:
+            data = json.loads(text)
+        except (ValueError, UnicodeDecodeError) as e:
+            raise RecordError(f"not JSON: {e}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: object) -> Record:
+        """Read the structure of a record; rules of play are checked by ``replay``."""
+        if not isinstance(data, dict):
+            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+        fmt = data.get("format")
+        if fmt != FORMAT:
+            raise RecordError(f"'format' must be {FORMAT!r}, not {fmt!r}")
+        try:
+            rules = Rules.from_json(data.get("rules"))
+        except RulesError as e:
+            raise RecordError(str(e)) from None
+        players = data.get("players")
+        if players is not None:
+            if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
+                raise RecordError("'players' must be a list of four names")
+        deals_data = data.get("deals")
+        if not isinstance(deals_data, list):
+            raise RecordError("'deals' must be a list of deals")
+        deals = [_read_deal(i, d) for i, d in enumerate(deals_data)]
+        return cls(rules=rules, deals=deals, players=players)
+
+    # -- replaying ----------------------------------------------------------------------------------
+
+    def replay(self) -> Match:
+        """Rebuild the match; raises RecordError at the first deal or play the rules reject."""
+        match: Match | None = None
+        for i, dr in enumerate(self.deals):
+            try:
+                if match is None:
+                    match = Match(self.rules, dr.hands)
+                elif match.phase == Phase.MATCH_OVER:
+                    raise RecordError("the match is already over; no further deal can follow", i)
+                elif match.phase != Phase.DEAL_OVER:
+                    raise RecordError("the previous deal is not finished", i - 1)
+                else:
+                    match.start_deal(dr.hands)
+            except TrixError as e:
+                raise RecordError(str(e), i, plain=e.plain) from None
+            _replay_deal(match, i, dr)
+        if match is None:
+            raise RecordError("the record has no deals; it needs at least the first deal's hands")
+        return match
+
+
+def _read_deal(i: int, d: object) -> DealRecord:
+    if not isinstance(d, dict):
+        raise RecordError("a deal is a JSON object", i)
+    hands_data = d.get("hands")
+    if not isinstance(hands_data, list) or len(hands_data) != 4:
+        raise RecordError("'hands' must be a list of four hands", i)
+    hands: list[int] = []
+    for seat, h in enumerate(hands_data):
+        if not isinstance(h, list):
+            raise RecordError(f"the hand of seat {seat} must be a list of cards", i)
+        m = 0
+        for c in h:
+            try:
+                card = parse_card(c)
+            except ValueError as e:
+                raise RecordError(f"hand of seat {seat}: {e}", i) from None
+            if m >> card & 1:
+                raise RecordError(f"hand of seat {seat} holds {A.to_str(card)} twice", i)
+            m |= 1 << card
+        if len(h) != 13:
+            raise RecordError(f"seat {seat} has {len(h)} cards; every hand has 13", i)
+        hands.append(m)
+    seen = 0
+    for seat, m in enumerate(hands):
+        if seen & m:
+            card = cards_of(seen & m)[0]
+            raise RecordError(f"card {A.to_str(card)} is dealt twice (again to seat {seat})", i)
+        seen |= m
+    if "contract" not in d:
+        raise RecordError("'contract' is missing", i)
+    try:
+        contract = Contract.parse(d["contract"])
+    except ValueError as e:
+        raise RecordError(str(e), i) from None
+    doubled_data = d.get("doubled")
+    doubled = 0
+    if doubled_data is not None:
+        if not isinstance(doubled_data, list):
+            raise RecordError("'doubled' must be a list of cards", i)
+        for c in doubled_data:
+            try:
+                card = parse_card(c)
+            except ValueError as e:
+                raise RecordError(f"doubled: {e}", i) from None
+            if doubled >> card & 1:
+                raise RecordError(f"doubled: {A.to_str(card)} is listed twice", i)
+            doubled |= 1 << card
+    thrown_in = d.get("thrown_in")
+    if thrown_in is not None and (not isinstance(thrown_in, int) or isinstance(thrown_in, bool) or not 0 <= thrown_in <= 3):
+        raise RecordError(f"'thrown_in' must be a seat from 0 to 3, not {thrown_in!r}", i)
+    plays_data = d.get("plays", [])
+    if not isinstance(plays_data, list):
+        raise RecordError("'plays' must be a list of cards", i)
+    plays: list[int] = []
+    for j, p in enumerate(plays_data):
+        if isinstance(p, str) and p.strip().lower() == "pass":
+            plays.append(A.PASS)
+            continue
+        try:
+            plays.append(parse_card(p))
+        except ValueError as e:
+            raise RecordError(f"{e} (or 'pass')", i, j) from None
+    return DealRecord(
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        contract=contract,
+        plays=plays,
+        doubled=doubled,
+        thrown_in=thrown_in,
+    )
+
+
+def _replay_deal(match: Match, i: int, dr: DealRecord) -> None:
+    try:
+        match.apply(A.choose(dr.contract))
+        deal = match.deals[-1]
+        # Redeal claims: the recorded seat claims, everyone before it declines.
+        if dr.thrown_in is not None and deal.phase != Phase.CLAIM:
+            raise RecordError(f"no redeal can be claimed in {dr.contract.id} under these rules", i)
+        while deal.phase == Phase.CLAIM:
+            if deal.turn == dr.thrown_in:
+                match.apply(A.CLAIM)
+            else:
+                match.apply(A.NO_CLAIM)
+        if dr.thrown_in is not None and deal.thrown_in is None:
+            raise RecordError(f"seat {dr.thrown_in} was not asked for a redeal", i)
+        if deal.thrown_in is not None:
+            if dr.plays:
+                raise RecordError("a thrown-in deal has no plays", i, 0)
+            if dr.doubled:
+                raise RecordError("a thrown-in deal has no doubled cards", i)
+            return
+        # Doubling: every doubled card's holder doubles it, in turn; the others decline.
+        if dr.doubled:
+            if not match.rules.doubling:
+                raise RecordError("doubling is off in these rules, yet cards are doubled", i)
+            for c in cards_of(dr.doubled):
+                if c not in A.DOUBLABLE or deal.phase != Phase.DOUBLE or not deal._doublable() >> c & 1:
+                    raise RecordError(f"{A.to_str(c)} may not be doubled in {dr.contract.id}", i)
+        while deal.phase == Phase.DOUBLE:
+            mine = deal.hands[deal.turn] & dr.doubled & ~deal.doubled
+            if mine:
+                match.apply(A.double(cards_of(mine)[0]))
+            else:
+                match.apply(A.NO_DOUBLE)
+    except TrixError as e:
+        raise RecordError(str(e), i, plain=e.plain) from None
+    for j, action in enumerate(dr.plays):
+        if deal.phase == Phase.DEAL_OVER:
+            raise RecordError(
+                f"the deal is over after {j} plays; '{A.to_str(action)}' is one too many", i, j
+            )
+        try:
+            match.apply(action)
+        except TrixError as e:
+            raise RecordError(str(e), i, j, plain=e.plain) from None
+
+
+def load(path: str) -> Record:
+    with open(path, "rb") as f:
+        return Record.loads(f.read())
+
+
+__all__ = ["FORMAT", "DealRecord", "Record", "RecordError", "load", "mask_of"]

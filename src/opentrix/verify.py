@@ -1,0 +1,89 @@
+"""The referee: check a record against the rules and report its scores or its first error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .deal import Phase
+from .match import Match
+from .record import Record, RecordError
+
+
+def verify_text(text: str | bytes) -> dict[str, Any]:
+    """``verify --json``'s document for one record."""
+    try:
+        record = Record.loads(text)
+        match = record.replay()
+    except RecordError as e:
+        return {"ok": False, "error": e.to_json(), "_message": e.located()}
+    return summary(match)
+
+
+def summary(match: Match) -> dict[str, Any]:
+    deals = []
+    for d in match.deals:
+        finished = d.phase == Phase.DEAL_OVER
+        deals.append(
+            {
+                "king": d.king,
+                "contract": _contract_id(d.contract),
+                "thrown_in": d.thrown_in,
+                "finished": finished,
+                "scores": list(d.scores) if finished and d.scores is not None else None,
+            }
+        )
+    out: dict[str, Any] = {
+        "ok": True,
+        "deals": deals,
+        "totals": list(match.totals),
+        "match_over": match.is_over,
+        "winners": sorted(match.winners) if match.is_over else [],
+    }
+    if match.rules.partnership:
+        out["team_totals"] = match.team_totals()
+    return out
+
+
+def _contract_id(c: int) -> str:
+    from .contracts import Contract
+
+    return Contract(c).id
+
+
+def verify_path(path: object) -> dict[str, Any]:
+    """Like ``verify_text`` for a file; an unreadable file is an error with no deal or play."""
+    try:
+        with open(str(path), "rb") as f:
+            data = f.read()
+    except OSError as e:
+        reason = e.strerror or str(e)
+        message = f"cannot read {path}: {reason}"
+        return {"ok": False, "error": {"deal": None, "play": None, "message": message}, "_message": message}
+    return verify_text(data)
+
+
+def describe(name: str, result: dict[str, Any], message: str | None = None) -> str:
+    """The human-readable report for one record."""
+    if not result["ok"]:
+        return f"{name}: INVALID: {message or result['error']['message']}"
+    deals = result["deals"]
+    lines = []
+    done = sum(1 for d in deals if d["finished"])
+    state = "match over" if result["match_over"] else "match not over"
+    lines.append(f"{name}: ok: {len(deals)} deals ({done} finished), {state}")
+    for i, d in enumerate(deals):
+        if d["thrown_in"] is not None:
+            what = f"thrown in by seat {d['thrown_in']}"
+        elif d["finished"]:
+            what = " ".join(f"{s:+5d}" for s in d["scores"])
+        else:
+            what = "unfinished"
+        lines.append(f"  deal {i:2d}  king {d['king']}  {d['contract']:<15} {what}")
+    lines.append("  totals         " + " ".join(f"{s:+6d}" for s in result["totals"]))
+    if "team_totals" in result:
+        t = result["team_totals"]
+        lines.append(f"  teams          seats 0+2: {t[0]:+d}   seats 1+3: {t[1]:+d}")
+    if result["match_over"]:
+        w = result["winners"]
+        lines.append("  winner" + ("s" if len(w) > 1 else "") + ": " + ", ".join(f"seat {s}" for s in w))
+    return "\n".join(lines)

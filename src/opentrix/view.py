@@ -1,0 +1,226 @@
+"""What one seat may know: the only way information leaves the engine toward players and bots.
+
+``view(match, seat)`` shows that seat's own hand and everything public: the king and contract, doubled
+cards (in hidden reveal only once every seat has answered), every card played and by whom, the trick or
+the Trix layouts, tricks and cards taken, scores. ``seat=None`` is a spectator, who sees no hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import actions as A
+from .cards import CardSet, card_name
+from .contracts import Contract
+from .deal import Phase
+from .match import Match
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """A finished (or thrown-in) deal as everyone saw it end."""
+
+    king: int
+    contract: Contract
+    thrown_in: int | None
+    scores: tuple[int, int, int, int]
+    doubled: CardSet
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "king": self.king,
+            "contract": self.contract.id,
+            "thrown_in": self.thrown_in,
+            "scores": list(self.scores),
+            "doubled": CardSet(self.doubled).names(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything ``seat`` may know now; bots and clients receive only this."""
+
+    seat: int | None
+    rules: Rules
+    phase: Phase
+    turn: int | None
+    king: int
+    kingdom: int
+    deal_number: int
+    tiebreak_deal: bool
+    available_contracts: tuple[Contract, ...]
+    contract: Contract | None
+    hand: CardSet | None
+    hand_sizes: tuple[int, int, int, int]
+    doubled: tuple[tuple[int, int], ...]  # (holder, card) of each card shown doubled
+    plays: tuple[tuple[int, int], ...]  # (seat, action) of every card or pass this deal
+    trick: tuple[tuple[int, int], ...]  # (seat, card) of the trick on the table
+    last_trick: tuple[tuple[int, int], ...]
+    last_trick_winner: int | None
+    tricks_taken: tuple[int, int, int, int]
+    taken: tuple[CardSet, CardSet, CardSet, CardSet]
+    layouts: tuple[tuple[int, int] | None, ...]  # per suit: (lowest, highest) card placed in Trix
+    out: tuple[int, ...]  # Trix: seats in the order they emptied their hands
+    thrown_in: int | None
+    deal_scores: tuple[int, int, int, int] | None
+    history: tuple[DealSummary, ...]
+    totals: tuple[int, int, int, int]
+    match_over: bool
+    winners: tuple[int, ...]
+    legal_actions: tuple[int, ...]
+
+    @property
+    def to_act(self) -> bool:
+        return self.seat is not None and self.seat == self.turn
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with record card strings; what the server sends to this seat."""
+
+        def pairs(ps: tuple[tuple[int, int], ...]) -> list[list[Any]]:
+            return [[s, A.to_str(a)] for s, a in ps]
+
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_json(),
+            "phase": str(self.phase),
+            "turn": self.turn,
+            "king": self.king,
+            "kingdom": self.kingdom,
+            "deal_number": self.deal_number,
+            "tiebreak_deal": self.tiebreak_deal,
+            "available_contracts": [c.id for c in self.available_contracts],
+            "contract": self.contract.id if self.contract is not None else None,
+            "hand": self.hand.names() if self.hand is not None else None,
+            "hand_sizes": list(self.hand_sizes),
+            "doubled": [[s, card_name(c)] for s, c in self.doubled],
+            "plays": pairs(self.plays),
+            "trick": pairs(self.trick),
+            "last_trick": pairs(self.last_trick),
+            "last_trick_winner": self.last_trick_winner,
+            "tricks_taken": list(self.tricks_taken),
+            "taken": [t.names() for t in self.taken],
+            "layouts": [None if lay is None else [card_name(lay[0]), card_name(lay[1])] for lay in self.layouts],
+            "out": list(self.out),
+            "thrown_in": self.thrown_in,
+            "deal_scores": list(self.deal_scores) if self.deal_scores is not None else None,
+            "history": [h.to_dict() for h in self.history],
+            "totals": list(self.totals),
+            "team_totals": [self.totals[0] + self.totals[2], self.totals[1] + self.totals[3]]
+            if self.rules.partnership
+            else None,
+            "match_over": self.match_over,
+            "winners": list(self.winners),
+            "legal_actions": [A.to_str(a) for a in self.legal_actions],
+        }
+
+
+_EMPTY = CardSet(0)
+
+
+def view(match: Match, seat: int | None) -> View:
+    """What ``seat`` (0–3, or None for a spectator) may know of ``match`` now."""
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat <= 3):
+        raise ValueError(f"seat must be 0 to 3 or None, not {seat!r}")
+    phase = Phase(match.phase)
+    turn = match.turn
+    deal = match.deals[-1] if match.deals else None
+    in_deal = deal is not None and phase not in (Phase.CHOOSE_CONTRACT,)
+    history = tuple(
+        DealSummary(d.king, Contract(d.contract), d.thrown_in, d.scores, CardSet(d.doubled))  # type: ignore[arg-type]
+        for d in match.deals
+        if d.scores is not None and (d is not deal or phase >= Phase.DEAL_OVER)
+    )
+    if phase == Phase.CHOOSE_CONTRACT:
+        hands = match.pending_hands
+        assert hands is not None
+        hand = CardSet(hands[seat]) if seat is not None else None
+        sizes = (13, 13, 13, 13)
+        king = match.king
+    else:
+        assert deal is not None
+        hand = CardSet(deal.hands[seat]) if seat is not None else None
+        sizes = (
+            deal.hands[0].bit_count(),
+            deal.hands[1].bit_count(),
+            deal.hands[2].bit_count(),
+            deal.hands[3].bit_count(),
+        )
+        king = deal.king
+    if in_deal and deal is not None:
+        contract: Contract | None = Contract(deal.contract)
+        doubled_mask = deal.doubled
+        if phase == Phase.DOUBLE and match.rules.doubling_reveal == "hidden":
+            doubled_mask &= deal.dealt[seat] if seat is not None else 0
+        doubled = tuple((deal.holder_of(c), c) for c in A.DOUBLABLE if doubled_mask >> c & 1)
+        plays = tuple(zip(deal.seats, deal.plays, strict=True))
+        n_trick = len(deal.trick)
+        trick = plays[len(plays) - n_trick :] if n_trick else ()
+        last_trick: tuple[tuple[int, int], ...] = ()
+        last_winner = None
+        if contract is not Contract.TRIX:
+            done = len(plays) - n_trick
+            if done >= 4:
+                last_trick = plays[done - 4 : done]
+                last_winner = deal.leader if phase == Phase.PLAY else _trick_winner(last_trick)
+        layouts = tuple(deal.layouts) if contract is Contract.TRIX else (None, None, None, None)
+        taken = (CardSet(deal.taken[0]), CardSet(deal.taken[1]), CardSet(deal.taken[2]), CardSet(deal.taken[3]))
+        tricks = (deal.tricks[0], deal.tricks[1], deal.tricks[2], deal.tricks[3])
+        out = tuple(deal.out)
+        thrown_in = deal.thrown_in
+        deal_scores = deal.scores
+    else:
+        contract = None
+        doubled = plays = trick = last_trick = ()
+        last_winner = None
+        layouts = (None, None, None, None)
+        taken = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
+        tricks = (0, 0, 0, 0)
+        out = ()
+        thrown_in = None
+        deal_scores = None
+    legal = tuple(match.legal_actions()) if seat is not None and seat == turn else ()
+    t = match.totals
+    return View(
+        seat=seat,
+        rules=match.rules,
+        phase=phase,
+        turn=turn,
+        king=king,
+        kingdom=match.kingdom,
+        deal_number=len(match.deals) - (0 if phase == Phase.CHOOSE_CONTRACT else 1),
+        tiebreak_deal=match.tiebreak_deal,
+        available_contracts=tuple(
+            c for c in match.available_contracts() if not (phase < Phase.DEAL_OVER and c is contract)
+        ),
+        contract=contract,
+        hand=hand,
+        hand_sizes=sizes,
+        doubled=doubled,
+        plays=plays,
+        trick=trick,
+        last_trick=last_trick,
+        last_trick_winner=last_winner,
+        tricks_taken=tricks,
+        taken=taken,
+        layouts=layouts,
+        out=out,
+        thrown_in=thrown_in,
+        deal_scores=deal_scores,
+        history=history,
+        totals=(t[0], t[1], t[2], t[3]),
+        match_over=match.is_over,
+        winners=tuple(match.winners),
+        legal_actions=legal,
+    )
+
+
+def _trick_winner(trick: tuple[tuple[int, int], ...]) -> int:
+    lead = trick[0][1]
+    top = (lead // 13) * 13 + 12
+    best_seat, best = trick[0]
+    for s, c in trick[1:]:
+        if best < c <= top:
+            best_seat, best = s, c
+    return best_seat
