@@ -1,21 +1,35 @@
-"""Opponents: ``make_bot("random" | "basic" | "strong" | "easy" | "medium" | "hard", seed=...)``."""
+"""Opponents: ``make_bot("random" | "basic" | "strong" | "easy" | "medium" | "hard", seed=...)``.
+
+``novice`` is ``basic`` with a quarter of its moves random (the easy level); ``strong-uniform`` is
+``strong`` without inference (hidden hands drawn uniformly), a yardstick for the arena. The ``cheat``
+bot sees every hand and is kept out of this table: only the arena builds it (``ARENA_ONLY``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from .base import Bot, RandomBot
+from .basic import BasicBot
+from .strong import StrongBot
 
 BotFactory = Callable[..., Bot]
 
 # name -> factory(seed=..., **options). Table levels map to engines: easy, medium, hard.
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
+    "basic": BasicBot,
+    "novice": partial(BasicBot, mistakes=0.25),
+    "strong": StrongBot,
+    "strong-uniform": partial(StrongBot, inference=False),
 }
-LEVELS: dict[str, str] = {"easy": "random", "medium": "random", "hard": "random"}
+LEVELS: dict[str, str] = {"easy": "novice", "medium": "basic", "hard": "strong"}
 # Bots that live in optional parts, imported only when asked for: name -> "module:attribute".
 EXTERNAL: dict[str, str] = {"openspiel-ismcts": "opentrix.env.openspiel_bot:OpenSpielISMCTSBot"}
+# Bots that see the whole match: the arena's measuring sticks, never offered at a table.
+ARENA_ONLY: dict[str, str] = {"cheat": "opentrix.bots.cheat:CheatBot"}
 
 
 def bot_names() -> list[str]:
@@ -40,4 +54,15 @@ def make_bot(name: str, seed: int | str | None = None, **options: Any) -> Bot:
     return factory(seed=seed, **options)
 
 
-__all__ = ["BOTS", "EXTERNAL", "LEVELS", "Bot", "RandomBot", "bot_names", "make_bot"]
+__all__ = [
+    "ARENA_ONLY",
+    "BOTS",
+    "EXTERNAL",
+    "LEVELS",
+    "BasicBot",
+    "Bot",
+    "RandomBot",
+    "StrongBot",
+    "bot_names",
+    "make_bot",
+]

@@ -1,0 +1,151 @@
+"""``opentrix arena``: duplicate matches between a candidate bot and a baseline."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..contracts import Contract
+from ..rules import PRESETS, Rules
+
+BOTS_HELP = (
+    "candidate,baseline, e.g. strong,basic; options after colons: strong:samples=40:budget_ms=250 "
+    "(random, basic, novice, strong, strong-uniform, cheat, easy, medium, hard)"
+)
+
+
+def _check_writable(path: Path | None, option: str) -> None:
+    if path is None or str(path) == "-":
+        return
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise typer.BadParameter(f"{path} is a folder; give a file name", param_hint=option)
+    if not parent.is_dir():
+        raise typer.BadParameter(f"cannot write {path}: folder {parent} does not exist", param_hint=option)
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise typer.BadParameter(f"cannot write {path}: permission denied", param_hint=option)
+
+
+def arena(
+    bots: Annotated[str, typer.Option(help=BOTS_HELP)] = "strong,basic",
+    deals: Annotated[
+        int, typer.Option(min=1, help="duplicate deals to play (kingdoms with --kingdom), each replayed 4 times")
+    ] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the deals and of the bots")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, help="worker processes")] = 1,
+    rules: Annotated[str, typer.Option(help="rules preset: " + ", ".join(PRESETS))] = "classic",
+    contracts: Annotated[
+        str | None, typer.Option(help="only these contracts, comma separated, e.g. ltoosh,queens (deal mode)")
+    ] = None,
+    kingdom: Annotated[
+        bool, typer.Option("--kingdom", help="whole kingdoms: the king chooses every contract (measures the choice)")
+    ] = False,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="write the results as JSON to FILE (- for stdout)")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="draw the per-contract differences to FILE.png")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+) -> None:
+    """Duplicate deals: every deal is replayed with the candidate in each seat against the baseline.
+
+    Prints the candidate's mean score per deal minus the baseline's, per contract and overall, with
+    95% confidence intervals, and the time per move. Ctrl-C stops and reports what was measured.
+    """
+    from .report import plot as draw
+    from .report import rows, summary, timing_line
+    from .runner import ArenaConfig, run
+    from .spec import SpecError, parse_spec
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) != 2:
+        raise typer.BadParameter("give two bots, candidate then baseline, e.g. strong,basic", param_hint="--bots")
+    try:
+        candidate, baseline = parse_spec(names[0]), parse_spec(names[1])
+    except SpecError as e:
+        raise typer.BadParameter(str(e), param_hint="--bots") from None
+    if rules not in PRESETS:
+        raise typer.BadParameter(f"unknown preset {rules!r} (known: {', '.join(PRESETS)})", param_hint="--rules")
+    the_rules = Rules.preset(rules)
+    chosen: list[Contract] | None = None
+    if contracts:
+        allowed = [c.id for c in the_rules.contracts]
+        chosen = []
+        for name in contracts.split(","):
+            name = name.strip()
+            if name not in allowed:
+                raise typer.BadParameter(
+                    f"unknown contract {name!r} for {rules} (known: {', '.join(allowed)})", param_hint="--contracts"
+                )
+            chosen.append(Contract.parse(name))
+        if kingdom:
+            raise typer.BadParameter(
+                "--contracts restricts deal mode; a kingdom plays them all", param_hint="--contracts"
+            )
+    _check_writable(json_out, "--json")
+    _check_writable(plot, "--plot")
+    config = ArenaConfig(candidate, baseline, the_rules, deals, seed, jobs, chosen, kingdom)
+
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Table
+
+    err = Console(stderr=True)
+    unit = "kingdoms" if kingdom else "deals"
+    if quiet:
+        result = run(config)
+    else:
+        with Progress(
+            TextColumn(f"[bold]{candidate.label} vs {baseline.label}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(unit),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=err,
+            transient=False,
+        ) as bar:
+            task = bar.add_task("arena", total=deals)
+            result = run(config, lambda done, total: bar.update(task, completed=done))
+    doc = summary(result)
+    out = Console(file=sys.stderr) if json_out is not None and str(json_out) == "-" else Console()
+    if result.interrupted:
+        out.print(f"[yellow]interrupted: {len(result.results)} of {deals} {unit} measured[/]")
+    table = Table(
+        title=f"{candidate.label} minus {baseline.label}, points per {unit[:-1]} ({doc['rules']}, seed {seed})"
+    )
+    table.add_column("contract")
+    table.add_column(unit, justify="right")
+    table.add_column("difference ± 95% CI", justify="right")
+    for what, n, diff in rows(doc):
+        table.add_row(what, n, diff)
+    out.print(table)
+    out.print("time per move, " + timing_line(doc, "candidate"))
+    out.print("time per move, " + timing_line(doc, "baseline"))
+    out.print(f"{doc['elapsed_s']:.1f} s")
+    if json_out is not None:
+        text = json.dumps(doc, indent=2)
+        if str(json_out) == "-":
+            sys.stdout.write(text + "\n")
+        else:
+            json_out.write_text(text + "\n")
+    if plot is not None and doc["overall"]["n"]:
+        draw(doc, plot)
+    if result.interrupted:
+        raise typer.Exit(130)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("arena")(arena)

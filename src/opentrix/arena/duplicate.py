@@ -1,0 +1,117 @@
+"""One duplicate unit: the same cards played four times, the candidate in each seat in turn.
+
+In ``deal`` mode a unit is one deal under a contract the arena names; in ``kingdom`` mode it is a
+whole kingdom (its king chooses every contract) on the same sequence of deals, so the candidate is
+king in one of the four replays. Bots get views only; a bot that ``sees_all`` (the cheat) is handed
+the match instead, which is the one thing no table bot ever receives.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .. import actions as A
+from ..bots import Bot
+from ..deal import Phase, deal_hands
+from ..match import Match
+from ..rules import Rules
+from ..view import view
+from .spec import BotSpec
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What one worker plays: unit ``index`` of a run seeded ``seed``."""
+
+    index: int
+    seed: int
+    rules: Rules
+    candidate: BotSpec
+    baseline: BotSpec
+    contract: int | None  # deal mode: the contract; None: a whole kingdom
+
+
+@dataclass
+class UnitResult:
+    """Scores of the four replays (``scores[r]`` with the candidate in seat r) and the move times."""
+
+    index: int
+    contract: int | None
+    king: int
+    scores: list[tuple[int, ...]]
+    thrown_in: int = 0
+    candidate_ms: list[float] = field(default_factory=list)
+    baseline_ms: list[float] = field(default_factory=list)
+
+    @property
+    def diff(self) -> float:
+        """The candidate's mean score minus the baseline's mean score per seat and replay."""
+        cand = sum(self.scores[r][r] for r in range(4)) / 4
+        base = sum(self.scores[r][s] for r in range(4) for s in range(4) if s != r) / 12
+        return cand - base
+
+    @property
+    def king_diff(self) -> float:
+        """Kingdom mode: the candidate as king minus the baseline as king (same deals)."""
+        k = self.king
+        cand = self.scores[k][k]
+        base = sum(self.scores[r][k] for r in range(4) if r != k) / 3
+        return cand - base
+
+
+def bot_seed(seed: int, index: int, seat: int) -> str:
+    """Bots are seeded by the run, the unit and the seat: the same seat replays the same way."""
+    return f"arena:{seed}:{index}:{seat}"
+
+
+def _decide(bot: Bot, match: Match, seat: int, legal: list[int]) -> int:
+    if getattr(bot, "sees_all", False):
+        return bot.act_full(match, seat, legal)  # type: ignore[attr-defined, no-any-return]
+    return bot.act(view(match, seat), legal)
+
+
+def play_unit(unit: Unit) -> UnitResult:
+    scores: list[tuple[int, ...]] = []
+    cand_ms: list[float] = []
+    base_ms: list[float] = []
+    king = -1
+    thrown = 0
+    for r in range(4):
+        bots = [
+            (unit.candidate if s == r else unit.baseline).build(bot_seed(unit.seed, unit.index, s)) for s in range(4)
+        ]
+        if unit.contract is not None:
+            match = Match(unit.rules, deal_hands(f"arena:{unit.seed}", unit.index))
+            match.apply(A.CONTRACT_BASE + unit.contract)
+        else:
+            rules = unit.rules.with_options(kingdoms=1, tiebreak="none")
+            match = Match(rules, seed=f"arena:{unit.seed}:kingdom:{unit.index}")
+        king = match.first_king
+        while True:
+            phase = match.phase
+            if phase == Phase.DEAL_OVER:
+                deal = match.deal
+                assert deal is not None
+                if unit.contract is not None:
+                    thrown += deal.thrown_in is not None
+                    break
+                match.start_deal()
+                continue
+            if phase == Phase.MATCH_OVER:
+                break
+            seat = match.turn
+            assert seat is not None
+            legal = match.legal_actions()
+            t0 = time.perf_counter()
+            action = _decide(bots[seat], match, seat, legal)
+            if len(legal) > 1:
+                (cand_ms if seat == r else base_ms).append((time.perf_counter() - t0) * 1000)
+            match.apply(action, seat)
+        if unit.contract is not None:
+            deal = match.deal
+            assert deal is not None and deal.scores is not None
+            scores.append(tuple(deal.scores))
+        else:
+            scores.append(tuple(match.totals))
+    return UnitResult(unit.index, unit.contract, king, scores, thrown, cand_ms, base_ms)

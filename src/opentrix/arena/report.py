@@ -1,0 +1,112 @@
+"""What an arena run measured: per contract and overall differences, move times; text, JSON, a chart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..contracts import Contract
+from .runner import ArenaRun
+from .stats import mean_ci, timing
+
+NEGATIVE = (Contract.KING_OF_HEARTS, Contract.QUEENS, Contract.DIAMONDS, Contract.LTOOSH)
+
+
+def summary(run: ArenaRun) -> dict[str, Any]:
+    """The JSON document of a run (``--json``)."""
+    cfg = run.config
+    res = run.results
+    doc: dict[str, Any] = {
+        "candidate": cfg.candidate.label,
+        "baseline": cfg.baseline.label,
+        "rules": cfg.rules.to_json(),
+        "seed": cfg.seed,
+        "mode": "kingdom" if cfg.kingdom else "deal",
+        "units_requested": cfg.units,
+        "units_played": len(res),
+        "interrupted": run.interrupted,
+        "elapsed_s": round(run.elapsed_s, 3),
+        "metric": "candidate mean score per deal minus the baseline's, over the four seats (95% CI)",
+    }
+    if cfg.kingdom:
+        doc["metric"] = "candidate mean score per kingdom minus the baseline's, over the four seats (95% CI)"
+        doc["overall"] = mean_ci([r.diff for r in res])
+        doc["as_king"] = mean_ci([r.king_diff for r in res])
+    else:
+        per: dict[str, Any] = {}
+        for c in sorted({r.contract for r in res if r.contract is not None}):
+            per[Contract(c).id] = mean_ci([r.diff for r in res if r.contract == c])
+        doc["contracts"] = per
+        neg = [r.diff for r in res if r.contract in NEGATIVE]
+        if neg:
+            doc["negative"] = mean_ci(neg)
+        doc["overall"] = mean_ci([r.diff for r in res])
+        doc["thrown_in"] = sum(r.thrown_in for r in res)
+    doc["time_per_move"] = {
+        "candidate": timing([t for r in res for t in r.candidate_ms]),
+        "baseline": timing([t for r in res for t in r.baseline_ms]),
+    }
+    return doc
+
+
+def _fmt(stat: dict[str, Any]) -> str:
+    if stat["mean"] is None:
+        return "—"
+    ci = "" if stat["ci95"] is None else f" ± {stat['ci95']:.2f}"
+    return f"{stat['mean']:+.2f}{ci}"
+
+
+def rows(doc: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(what, n, difference ± CI) lines for the text table."""
+    out: list[tuple[str, str, str]] = []
+    for name, stat in doc.get("contracts", {}).items():
+        out.append((Contract.parse(name).title, str(stat["n"]), _fmt(stat)))
+    if "negative" in doc:
+        out.append(("four negative contracts", str(doc["negative"]["n"]), _fmt(doc["negative"])))
+    if "as_king" in doc:
+        out.append(("as king", str(doc["as_king"]["n"]), _fmt(doc["as_king"])))
+    out.append(("overall", str(doc["overall"]["n"]), _fmt(doc["overall"])))
+    return out
+
+
+def timing_line(doc: dict[str, Any], who: str) -> str:
+    t = doc["time_per_move"][who]
+    if not t["moves"]:
+        return f"{who}: no decisions timed"
+    return f"{who}: median {t['median_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms per move ({t['moves']} decisions)"
+
+
+def plot(doc: dict[str, Any], path: Path) -> None:
+    """A chart of the per-contract differences with their 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    items = [(what, doc_stat) for what, doc_stat in _plot_items(doc) if doc_stat["mean"] is not None]
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.55 * max(len(items), 1)))
+    labels = [w for w, _ in items]
+    means = [s["mean"] for _, s in items]
+    errs = [s["ci95"] or 0.0 for _, s in items]
+    ys = list(range(len(items)))[::-1]
+    colors = ["tab:green" if m - e > 0 else "tab:red" if m + e < 0 else "tab:gray" for m, e in zip(means, errs)]
+    ax.errorbar(means, ys, xerr=errs, fmt="none", ecolor="black", capsize=4)
+    ax.scatter(means, ys, c=colors, zorder=3)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(ys, labels)
+    unit = "kingdom" if doc["mode"] == "kingdom" else "deal"
+    ax.set_xlabel(f"{doc['candidate']} minus {doc['baseline']}: points per {unit} (95% CI)")
+    ax.set_title(f"opentrix arena, {doc['units_played']} duplicate {unit}s, seed {doc['seed']}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _plot_items(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    items = [(Contract.parse(n).title, s) for n, s in doc.get("contracts", {}).items()]
+    if "negative" in doc:
+        items.append(("negative contracts", doc["negative"]))
+    if "as_king" in doc:
+        items.append(("as king", doc["as_king"]))
+    items.append(("overall", doc["overall"]))
+    return items

@@ -1,0 +1,80 @@
+"""Running many duplicate units on a process pool, with a progress bar, stoppable with Ctrl-C."""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from ..contracts import Contract
+from ..rules import Rules
+from .duplicate import Unit, UnitResult, play_unit
+from .spec import BotSpec
+
+
+@dataclass
+class ArenaConfig:
+    candidate: BotSpec
+    baseline: BotSpec
+    rules: Rules
+    units: int
+    seed: int = 1
+    jobs: int = 1
+    contracts: Sequence[Contract] | None = None  # deal mode: cycled in this order; None: the rules' own
+    kingdom: bool = False
+
+    def plan(self) -> list[Unit]:
+        """Unit i plays contract i mod n (deal mode) or kingdom i: the same plan for every run."""
+        if self.kingdom:
+            return [Unit(i, self.seed, self.rules, self.candidate, self.baseline, None) for i in range(self.units)]
+        cs = list(self.contracts or self.rules.contracts)
+        return [
+            Unit(i, self.seed, self.rules, self.candidate, self.baseline, int(cs[i % len(cs)]))
+            for i in range(self.units)
+        ]
+
+
+@dataclass
+class ArenaRun:
+    config: ArenaConfig
+    results: list[UnitResult] = field(default_factory=list)
+    interrupted: bool = False
+    elapsed_s: float = 0.0
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+
+
+def _results(config: ArenaConfig, units: list[Unit]) -> Iterator[UnitResult]:
+    if config.jobs <= 1:
+        for u in units:
+            yield play_unit(u)
+        return
+    ctx = multiprocessing.get_context("fork")
+    pool = ctx.Pool(config.jobs, initializer=_quiet_worker)
+    try:
+        yield from pool.imap_unordered(play_unit, units, chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def run(config: ArenaConfig, progress: Callable[[int, int], None] | None = None) -> ArenaRun:
+    """Play the plan; on Ctrl-C stop and keep what was measured so far (``interrupted`` is set)."""
+    units = config.plan()
+    out = ArenaRun(config)
+    t0 = time.perf_counter()
+    try:
+        for res in _results(config, units):
+            out.results.append(res)
+            if progress is not None:
+                progress(len(out.results), len(units))
+    except KeyboardInterrupt:
+        out.interrupted = True
+    out.results.sort(key=lambda r: r.index)
+    out.elapsed_s = time.perf_counter() - t0
+    return out

@@ -1,0 +1,81 @@
+"""Bot specifications on the command line: ``name`` or ``name:option=value:option=value``."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import ARENA_ONLY, BOTS, LEVELS, Bot, bot_names, make_bot
+
+
+class SpecError(ValueError):
+    """A bot specification that names no bot or gives a bad option."""
+
+
+def arena_bot_names() -> list[str]:
+    return [*bot_names(), *ARENA_ONLY]
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot by name with its options; ``build`` makes a fresh, seeded instance."""
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        opts = "".join(f":{k}={v}" for k, v in self.options.items())
+        return self.name + opts
+
+    def build(self, seed: str) -> Bot:
+        if self.name in ARENA_ONLY:
+            module, _, attr = ARENA_ONLY[self.name].partition(":")
+            bot: Bot = getattr(importlib.import_module(module), attr)(seed=seed, **self.options)
+        else:
+            bot = make_bot(self.name, seed=seed, **self.options)
+        if getattr(bot, "timed", False) and "budget_ms" not in self.options:
+            bot.budget_ms = None  # type: ignore[attr-defined]  # reproducible: a fixed number of samples
+        return bot
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(text: str) -> BotSpec:
+    """``strong:samples=40`` -> BotSpec("strong", {"samples": 40}); checks the bot exists and builds."""
+    name, *parts = text.strip().split(":")
+    known = arena_bot_names()
+    if name not in known:
+        raise SpecError(f"unknown bot {name!r} (known: {', '.join(known)})")
+    options: dict[str, Any] = {}
+    for p in parts:
+        key, eq, value = p.partition("=")
+        if not eq or not key:
+            raise SpecError(f"bad option {p!r} for {name}: write option=value, e.g. {name}:samples=40")
+        options[key.strip()] = _value(value.strip())
+    spec = BotSpec(name, options)
+    try:
+        spec.build("check")
+    except TypeError as e:
+        raise SpecError(f"bad option for {name}: {e}") from None
+    except ValueError as e:
+        raise SpecError(f"bad option for {name}: {e}") from None
+    return spec
+
+
+__all__ = ["BOTS", "LEVELS", "BotSpec", "SpecError", "arena_bot_names", "parse_spec"]

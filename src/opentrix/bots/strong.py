@@ -1,0 +1,270 @@
+"""``strong``: determinized search. Sample deals that fit the view, play each candidate out, keep the best.
+
+Every decision works the same way: draw hidden hands consistent with everything the seat has seen
+(``Knowledge``), apply a candidate action on the engine's own ``Deal`` and finish the deal with the
+rules of thumb for all four seats (``rollout``); the candidate with the best average score wins. The
+king's contract choice simulates each remaining contract on his hand and compares it with what that
+contract is worth to a king on an average hand, since every contract must be played once anyway.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from .. import actions as A
+from ..actions import Action
+from ..contracts import Contract
+from ..deal import Deal, Phase, deal_hands
+from ..rules import Rules
+from ..view import View
+from .base import Bot
+from .knowledge import Knowledge
+from .policy import BELOW, costs_for, wants_double
+from .simulate import rollout
+
+_TRIX = int(Contract.TRIX)
+_CLAIM = int(Phase.CLAIM)
+_DOUBLE = int(Phase.DOUBLE)
+
+_BASELINES: dict[Rules, dict[int, tuple[float, float]]] = {}
+
+
+def baselines(rules: Rules, deals: int = 240) -> dict[int, tuple[float, float]]:
+    """Per contract: what the king and what another seat score on average (rules-of-thumb self-play).
+
+    Computed once per rules and process, from fixed deals, so every bot agrees on it.
+    """
+    hit = _BASELINES.get(rules)
+    if hit is not None:
+        return hit
+    out: dict[int, tuple[float, float]] = {}
+    for c in rules.contracts:
+        king = other = 0.0
+        for i in range(deals):
+            d = Deal(rules, 0, c, deal_hands("opentrix-baselines", i))
+            sc = rollout(d)
+            king += sc[0]
+            other += (sc[1] + sc[2] + sc[3]) / 3
+        out[int(c)] = (king / deals, other / deals)
+    _BASELINES[rules] = out
+    return out
+
+
+class StrongBot(Bot):
+    """Determinized rollouts. Stops after ``samples`` deals or ``budget_ms``, whichever comes first.
+
+    ``samples=None`` searches for the whole budget; ``budget_ms=None`` makes every decision depend only
+    on the seed (the arena's default, so runs are reproducible). ``inference=False`` draws the hidden
+    hands uniformly, ignoring voids and passes (a yardstick for how much the inference is worth).
+    """
+
+    name = "strong"
+    timed = True
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        samples: int | None = 24,
+        budget_ms: float | None = 250.0,
+        inference: bool = True,
+        min_samples: int = 4,
+    ) -> None:
+        super().__init__(seed)
+        if samples is None and budget_ms is None:
+            raise ValueError("strong needs samples, budget_ms or both")
+        if samples is not None and samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples!r}")
+        if budget_ms is not None and budget_ms <= 0:
+            raise ValueError(f"budget_ms must be positive, not {budget_ms!r}")
+        self.samples = samples
+        self.budget_ms = budget_ms
+        self.inference = inference
+        self.min_samples = min_samples
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        return self.explain(view, legal)[0]
+
+    def explain(self, view: View, legal: Sequence[Action]) -> tuple[Action, str]:
+        if len(legal) == 1:
+            return legal[0], "nothing can be placed: pass" if legal[0] == A.PASS else "the only legal move"
+        assert view.seat is not None and view.hand is not None
+        know = Knowledge.from_view(view)
+        return self.decide(view, know, legal, lambda: know.sample(self.rng, self.inference))
+
+    def decide(
+        self, view: View, know: Knowledge, legal: Sequence[Action], draw: Callable[[], list[int]]
+    ) -> tuple[Action, str]:
+        """Search with ``draw()`` giving the four current hands of one simulated deal."""
+        phase = view.phase
+        if phase == Phase.CHOOSE_CONTRACT:
+            return self._choose(know, view.rules, legal, draw)
+        if phase == Phase.CLAIM:
+            return self._claim(know, legal, draw)
+        if phase == Phase.DOUBLE:
+            return self._double(know, view, legal, draw)
+        return self._play(know, legal, draw)
+
+    # -- the search loop ----------------------------------------------------------------------------
+
+    def _search(
+        self, options: Sequence[Action], simulate: Callable[[], Callable[[Action], float]]
+    ) -> tuple[dict[Action, float], int]:
+        """Average value of each option over sampled deals; ``simulate()`` draws one deal."""
+        totals = dict.fromkeys(options, 0.0)
+        n = 0
+        deadline = time.perf_counter() + self.budget_ms / 1000 if self.budget_ms is not None else None
+        while True:
+            value_of = simulate()
+            for a in options:
+                totals[a] += value_of(a)
+            n += 1
+            if self.samples is not None and n >= self.samples:
+                break
+            if deadline is not None and n >= self.min_samples and time.perf_counter() >= deadline:
+                break
+        return {a: t / n for a, t in totals.items()}, n
+
+    def _value(self, know: Knowledge, scores: tuple[int, int, int, int]) -> float:
+        me = know.seat
+        if know.rules.partnership:
+            return float(scores[me] + scores[me ^ 2])
+        return float(scores[me])
+
+    # -- card play ----------------------------------------------------------------------------------
+
+    def _play(self, know: Knowledge, legal: Sequence[Action], draw: Callable[[], list[int]]) -> tuple[Action, str]:
+        options = candidates(know, legal)
+        if len(options) == 1:
+            return options[0], "every legal card does the same here"
+        template = know.deal_from(know.sample(self.rng, True))
+
+        def simulate() -> Callable[[Action], float]:
+            base = know.deal_from(draw(), template)
+
+            def value_of(a: Action) -> float:
+                d = base.copy()
+                d.apply(a)
+                return self._value(know, rollout(d))
+
+            return value_of
+
+        means, n = self._search(options, simulate)
+        return _pick(means, n, "played out")
+
+    # -- before the cards ---------------------------------------------------------------------------
+
+    def _choose(
+        self, know: Knowledge, rules: Rules, legal: Sequence[Action], draw: Callable[[], list[int]]
+    ) -> tuple[Action, str]:
+        base = baselines(rules)
+        me = know.seat
+
+        def simulate() -> Callable[[Action], float]:
+            hands = draw()
+
+            def value_of(a: Action) -> float:
+                c = A.contract_of(a)
+                d = Deal(rules, me, c, hands)
+                return self._value(know, rollout(d)) - base[int(c)][0]
+
+            return value_of
+
+        means, n = self._search(legal, simulate)
+        best = max(legal, key=lambda a: means[a])
+        c = A.contract_of(best)
+        return best, f"{c.title} scores {means[best]:+.0f} against an average hand (over {n} simulated deals)"
+
+    def _claim(self, know: Knowledge, legal: Sequence[Action], draw: Callable[[], list[int]]) -> tuple[Action, str]:
+        rules = know.rules
+        king_share, other_share = baselines(rules)[know.contract]
+        share = king_share if know.seat == know.king else other_share
+
+        def simulate() -> Callable[[Action], float]:
+            d = Deal(rules, know.king, know.contract, draw())
+            v = self._value(know, rollout(d))
+            return lambda a: v - share if a == A.NO_CLAIM else 0.0
+
+        means, _n = self._search(legal, simulate)
+        if means[A.NO_CLAIM] < 0:
+            return A.CLAIM, f"this hand should lose {-means[A.NO_CLAIM]:.0f} more than usual: claim a redeal"
+        return A.NO_CLAIM, "the hand plays no worse than usual"
+
+    def _double(
+        self, know: Knowledge, view: View, legal: Sequence[Action], draw: Callable[[], list[int]]
+    ) -> tuple[Action, str]:
+        rules = know.rules
+        me = know.seat
+        king = know.king
+        sequential = rules.doubling_reveal == "sequential"
+        shown_by: dict[int, int] = {}
+        for holder, card in view.doubled:
+            shown_by[holder] = shown_by.get(holder, 0) | (1 << card)
+
+        def answered(seat: int) -> bool:
+            return (seat - king) % 4 < (me - king) % 4
+
+        def simulate() -> Callable[[Action], float]:
+            hands = draw()
+
+            def value_of(a: Action) -> float:
+                d = Deal(rules, king, know.contract, hands)
+                while d.phase == _CLAIM:
+                    d.apply(A.NO_CLAIM)
+                done = False
+                while d.phase == _DOUBLE:
+                    t = d.turn
+                    hand = d.hands[t] & ~d.doubled
+                    want = shown_by.get(t, 0) & hand
+                    if t == me:
+                        if not want and not done and a != A.NO_DOUBLE:
+                            want = 1 << A.doubled_card(a)
+                            done = True
+                    elif not want and not (sequential and answered(t)):
+                        for card in A.DOUBLABLE:
+                            if hand >> card & 1 and wants_double(rules, d.contract, d.hands[t], card):
+                                want = 1 << card
+                                break
+                    if want:
+                        card = (want & -want).bit_length() - 1
+                        if d.legal_actions().count(A.double(card)):
+                            d.apply(A.double(card))
+                            continue
+                    d.apply(A.NO_DOUBLE)
+                return self._value(know, rollout(d))
+
+            return value_of
+
+        means, n = self._search(legal, simulate)
+        return _pick(means, n, "doubled or not")
+
+
+def _pick(means: dict[Action, float], n: int, how: str) -> tuple[Action, str]:
+    ranked = sorted(means, key=lambda a: means[a], reverse=True)
+    best = ranked[0]
+    name = A.to_str(best, symbols=True)
+    gap = means[best] - means[ranked[1]] if len(ranked) > 1 else 0.0
+    return best, f"{name}: best on average over {n} simulated deals {how} ({means[best]:+.0f}, {gap:.0f} ahead)"
+
+
+def candidates(know: Knowledge, legal: Sequence[Action]) -> list[Action]:
+    """The legal actions, with cards that are interchangeable (touching in a suit, no score) merged."""
+    if know.contract == _TRIX or len(legal) < 2:
+        return list(legal)
+    k = costs_for(know.rules, know.contract, know.doubled, 0)
+    special = k.pen | know.doubled
+    unseen = know.unseen
+    out: list[Action] = []
+    prev = -1
+    for a in sorted(legal):
+        if (
+            prev >= 0
+            and prev // 13 == a // 13
+            and not (special >> a & 1 or special >> prev & 1)
+            and not unseen & BELOW[a] & ~BELOW[prev] & ~(1 << prev)
+        ):
+            prev = a
+            continue  # touching the previous card with nothing unseen in between: same effect
+        out.append(a)
+        prev = a
+    return out
