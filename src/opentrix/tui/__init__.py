@@ -1,0 +1,42 @@
+"""Play and replay Trix in a terminal (Textual): ``opentrix play --terminal`` and ``opentrix replay``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .glyphs import Glyphs, ascii_wanted
+
+DEFAULT_PAUSE = 0.6
+
+
+def play_terminal(
+    rules: str,
+    bots: list[str],
+    seed: int | None,
+    save: Path | None,
+    *,
+    ascii: bool | None = None,
+    pause: float = DEFAULT_PAUSE,
+) -> None:
+    """Play a match at seat 0 against three bots; with ``save``, the record is rewritten after every action."""
+    from .play_app import PlayApp
+    from .session import PlaySession
+
+    try:
+        session = PlaySession(rules, bots, seed, save)
+    except ValueError as e:
+        print(f"opentrix: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    glyphs = Glyphs(ascii=ascii_wanted() if ascii is None else ascii)
+    PlayApp(session, glyphs, pause=pause).run()
+    done = sum(1 for d in session.match.deals if d.scores is not None)
+    print(f"seed {session.seed}: {done} deals played, totals {session.match.totals}")
+    if save is not None:
+        if session.save_error:
+            print(f"opentrix: {session.save_error}", file=sys.stderr)
+        elif session.match.deals:
+            print(f"saved to {save}; check it with: opentrix verify {save}")
+
+
+__all__ = ["DEFAULT_PAUSE", "play_terminal"]

@@ -1,0 +1,405 @@
+"""The Textual screen for a match against three bots, driven entirely from the keyboard.
+
+Everything drawn comes from ``view(match, 0)``. Bots think in a worker thread so keys keep working
+while they do, and a short, adjustable pause between their cards lets you follow the trick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from .. import actions as A
+from ..bots import Bot
+from ..contracts import Contract
+from ..deal import Phase
+from ..errors import TrixError
+from ..view import View
+from . import render
+from .glyphs import Glyphs
+from .session import (
+    HUMAN,
+    SEAT_NAMES,
+    Choice,
+    InputError,
+    PlaySession,
+    choices,
+    describe_action,
+    hint_bot,
+    parse_input,
+    phrase,
+)
+
+PAUSES = (0.0, 0.15, 0.3, 0.6, 1.0, 1.6, 2.5)  # seconds between bot actions; < and > step through them
+SHORT_NAMES = ("You", "Rgt", "Acr", "Lft")
+TYPED_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyz♠♥♦♣_")
+
+CSS = """
+Screen { layout: vertical; }
+#header { height: 1; }
+#status { height: 1; color: $text-muted; }
+#main { height: 13; padding: 1 0; }
+#table { width: 51; height: 11; }
+#scores { width: 1fr; height: 11; border-left: solid $panel-lighten-2; padding-left: 1; }
+#hand { height: 1; }
+#prompt { height: 2; }
+#message { height: 1fr; }
+#entry { height: 1; }
+ScoreSheet { align: center middle; }
+#sheet { width: 33; height: auto; max-height: 100%; border: round $panel-lighten-2; padding: 0 1; }
+"""
+
+
+class ScoreSheet(ModalScreen[None]):
+    """Every finished deal and the totals; any of Escape, Tab or Enter closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,tab,enter,q", "dismiss", "close"),
+    ]
+
+    def __init__(self, body: Text) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.body, id="sheet")
+
+
+class PlayApp(App[None]):
+    """You at seat 0 (bottom) against bots at 1 (right), 2 (across) and 3 (left)."""
+
+    CSS = CSS
+    TITLE = "opentrix"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "hint", "hint"),
+        Binding("space", "hurry", "skip pause"),
+        Binding("less_than_sign", "slower", "slower"),
+        Binding("greater_than_sign", "faster", "faster"),
+        Binding("tab", "scores", "scores", priority=True),
+        Binding("left,up", "move(-1)", "choose", show=False),
+        Binding("right,down", "move(1)", "choose", show=False),
+        Binding("enter", "enter", "play", show=False),
+        Binding("backspace", "backspace", show=False),
+        Binding("escape", "clear", show=False),
+        Binding("ctrl+q", "quit", "quit", priority=True),
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, session: PlaySession, glyphs: Glyphs | None = None, pause: float = 0.6) -> None:
+        super().__init__()
+        self.session = session
+        self.g = glyphs or Glyphs()
+        self.pause = pause
+        self.typed = ""
+        self.cursor = 0
+        self.message = Text()
+        self.last_event = ""
+        self.decision_key: tuple[int, int] | None = None
+        self.hurry = asyncio.Event()
+        self._hint_bot: Bot | None = None
+        self.hints_given = 0
+        self.names = [session.name(s) for s in range(4)]
+
+    # -- layout ------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            yield Static(id="table")
+            yield Static(id="scores")
+        yield Static(id="hand")
+        yield Static(id="prompt")
+        yield Static(id="message")
+        yield Static(id="entry")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_table()
+        self.step()
+
+    # -- drawing -----------------------------------------------------------------------------------------
+
+    def current_choices(self, v: View) -> list[Choice]:
+        return choices(v, self.g) if v.to_act else []
+
+    def selected_action(self, v: View) -> int | None:
+        opts = self.current_choices(v)
+        return opts[self.cursor % len(opts)].action if opts else None
+
+    def refresh_table(self) -> None:
+        """Redraw everything from the player's view; also resets the cursor when a new decision starts."""
+        v = self.session.view()
+        key = (len(self.session.match.history), len(self.session.match.deals))
+        if key != self.decision_key:
+            self.decision_key = key
+            self.cursor = 0
+        self.query_one("#header", Static).update(render.header(v, self.names, self.g))
+        self.query_one("#status", Static).update(self.status_line())
+        self.query_one("#table", Static).update(render.table(v, self.g, self.names))
+        self.query_one("#scores", Static).update(render.scores(v, SHORT_NAMES, max_rows=8))
+        selected = self.selected_action(v)
+        legal = [a for a in v.legal_actions if A.is_card(a)] if v.phase == Phase.PLAY else []
+        hand = render.hand_bar(int(v.hand or 0), self.g, legal, selected if selected in legal else None)
+        self.query_one("#hand", Static).update(Text("Hand ", style="dim") + hand)
+        self.query_one("#prompt", Static).update(self.prompt(v))
+        self.query_one("#message", Static).update(self.message)
+        entry = Text("> ", style="dim") + Text(self.typed, style="bold") + Text("▏" if not self.g.ascii else "_")
+        self.query_one("#entry", Static).update(entry)
+
+    def status_line(self) -> Text:
+        s = self.session
+        t = Text(f"seed {s.seed} · pause {self.pause:g}s")
+        if s.save_path is not None:
+            t.append(f" · saving to {s.save_path.name}")
+        if s.save_error:
+            t.append(f" · {s.save_error}", style="bold")
+        if self.last_event:
+            t.append(f" · {self.last_event}")
+        return t
+
+    def prompt(self, v: View) -> Text:
+        """What is asked of you now, and how to answer."""
+        g = self.g
+        if v.match_over:
+            if not v.winners:
+                return Text("The match is over. Ctrl+Q quits.")
+            who = " and ".join(self.names[w] for w in v.winners)
+            verb = "win" if v.winners == (HUMAN,) else "wins" if len(v.winners) == 1 else "share the win"
+            return Text(f"The match is over: {who} {verb} ({v.totals[v.winners[0]]}). Ctrl+Q quits.", style="bold")
+        if v.phase == Phase.DEAL_OVER:
+            if v.thrown_in is not None:
+                head = f"{self.names[v.thrown_in]} claimed a redeal: the same king deals again."
+            else:
+                scores = v.deal_scores or (0, 0, 0, 0)
+                head = "Deal over: " + ", ".join(f"{SEAT_NAMES[s]} {scores[s]:+d}" for s in range(4)) + "."
+            return Text(head + "\nPress Enter for the next deal.", style="bold")
+        if not v.to_act:
+            who = self.names[v.turn] if v.turn is not None else "the table"
+            return Text(f"Waiting for {who}…\n", style="dim") + Text("space: skip the pause · < > change it")
+        opts = self.current_choices(v)
+        if v.phase == Phase.PLAY:
+            return self.play_prompt(v)
+        if v.phase == Phase.CHOOSE_CONTRACT:
+            head = "You are king: name a contract (number, or ←/→ then Enter)."
+        elif v.phase == Phase.DOUBLE:
+            what = "K♥" if v.contract is Contract.KING_OF_HEARTS else "a queen"
+            head = f"Double {g.text(what)}? Its taker pays double and you gain its value; everyone sees it."
+        else:
+            head = "Your hand allows a redeal: claim it, or play on?"
+        line = Text(head + "\n")
+        for i, o in enumerate(opts):
+            label = f"{i + 1} {o.label}"
+            if i:
+                line.append("  ")
+            line.append(
+                f"[{label}]" if i == self.cursor % len(opts) else f" {label} ",
+                style="bold reverse" if i == self.cursor % len(opts) else "",
+            )
+        return line
+
+    def play_prompt(self, v: View) -> Text:
+        g = self.g
+        cards = [a for a in v.legal_actions if A.is_card(a)]
+        keys = "←/→ and Enter, or type a card (qs, 10d) · ? hint"
+        if v.contract is Contract.TRIX:
+            if not cards:
+                return Text("You have no card to place: press Enter to pass.\n", style="bold") + Text("? hint")
+            head = Text("Your turn: place ", style="bold") + render.cards_line(cards, g)
+        elif not v.trick:
+            hand = int(v.hand or 0)
+            head = Text("Your lead", style="bold")
+            if len(cards) < hand.bit_count():
+                head.append(": hearts may not be led yet")
+        else:
+            lead = v.trick[0][1] // 13
+            if all(c // 13 == lead for c in cards):
+                head = Text("Your turn: follow ", style="bold") + Text(g.suit(lead), style=render.suit_style(lead))
+                head.append(" with ")
+                head.append_text(render.cards_line(cards, g))
+            else:
+                head = Text("Your turn: no ", style="bold") + Text(g.suit(lead), style=render.suit_style(lead))
+                head.append(", play any card" if len(cards) > 1 else ", discard ")
+                if len(cards) == 1:
+                    head.append_text(render.cards_line(cards, g))
+        return head + Text("\n" + keys, style="dim")
+
+    def say(self, text: str | Text, style: str = "") -> None:
+        self.message = text if isinstance(text, Text) else Text(self.g.text(text), style=style)
+
+    # -- flow --------------------------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """After any change: answer forced questions for you, start the bots if they are to act, redraw."""
+        s = self.session
+        while s.your_turn and s.view().legal_actions in ((A.NO_CLAIM,), (A.NO_DOUBLE,)):
+            s.play(s.view().legal_actions[0])  # a question with one answer: nothing to ask
+        self.refresh_table()
+        if s.bot_to_act() is not None:
+            self.run_bots()
+
+    @work(exclusive=True, group="bots")
+    async def run_bots(self) -> None:
+        """Let the bots act, one at a time, each decision computed off the UI thread."""
+        s = self.session
+        while (seat := s.bot_to_act()) is not None:
+            bot, v, legal = s.bot_inputs(seat)
+            started = time.monotonic()
+            try:
+                action = await asyncio.to_thread(bot.act, v, legal)
+            except Exception as e:  # a broken bot must not end your match
+                self.say(f"{self.names[seat]} bot failed ({type(e).__name__}: {e}); it plays its first legal move")
+                action = legal[0]
+            wait = self.pause - (time.monotonic() - started)
+            if wait > 0:
+                self.hurry.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.hurry.wait(), wait)
+            if s.bot_to_act() != seat:  # the state moved on meanwhile (it should not): ask again
+                continue
+            problem = s.apply_bot(seat, action)
+            self.last_event = describe_action(seat, action, self.g)
+            if problem:
+                self.say(problem)
+            self.refresh_table()
+        self.step()
+
+    def submit(self, action: int) -> None:
+        try:
+            self.session.play(action)
+        except TrixError as e:
+            self.say(Text("Not allowed: ", style="bold") + Text(self.g.text(str(e))))
+            self.refresh_table()
+            return
+        self.say("")
+        self.last_event = describe_action(HUMAN, action, self.g)
+        self.step()
+
+    # -- keys --------------------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        ch = (event.character or "").lower()
+        if not ch or ch not in TYPED_CHARS or event.key in ("space", "tab"):
+            return
+        event.stop()
+        v = self.session.view()
+        if v.to_act and v.phase not in (Phase.PLAY,) and ch.isdigit() and not self.typed:
+            opts = self.current_choices(v)
+            n = int(ch)
+            if 1 <= n <= len(opts):
+                self.submit(opts[n - 1].action)
+            else:
+                self.say(f"there is no option {n}: choose 1 to {len(opts)}")
+                self.refresh_table()
+            return
+        if len(self.typed) < 16:
+            self.typed += ch
+        self.refresh_table()
+
+    def action_move(self, delta: int) -> None:
+        v = self.session.view()
+        opts = self.current_choices(v)
+        if opts:
+            self.cursor = (self.cursor + delta) % len(opts)
+            self.refresh_table()
+
+    def action_enter(self) -> None:
+        s = self.session
+        v = s.view()
+        if self.typed:
+            text, self.typed = self.typed, ""
+            if not v.to_act:
+                why = "it is not your turn" if v.phase < Phase.DEAL_OVER else "there is nothing to decide now"
+                self.say(f"'{text}': {why}")
+                self.refresh_table()
+                return
+            try:
+                action = parse_input(text, v, self.g)
+            except InputError as e:
+                self.say(str(e))
+                self.refresh_table()
+                return
+            self.submit(action)
+            return
+        if v.to_act:
+            selected = self.selected_action(v)
+            if selected is not None:
+                self.submit(selected)
+        elif v.phase == Phase.DEAL_OVER and not v.match_over:
+            s.next_deal()
+            self.last_event = ""
+            self.say("")
+            self.step()
+        else:
+            self.hurry.set()
+
+    def action_backspace(self) -> None:
+        self.typed = self.typed[:-1]
+        self.refresh_table()
+
+    def action_clear(self) -> None:
+        self.typed = ""
+        self.say("")
+        self.refresh_table()
+
+    def action_hurry(self) -> None:
+        self.hurry.set()
+
+    def action_faster(self) -> None:
+        self.pause = max((p for p in PAUSES if p < self.pause), default=PAUSES[0])
+        self.refresh_table()
+
+    def action_slower(self) -> None:
+        self.pause = min((p for p in PAUSES if p > self.pause), default=PAUSES[-1])
+        self.refresh_table()
+
+    def action_scores(self) -> None:
+        if isinstance(self.screen, ScoreSheet):
+            self.screen.dismiss()
+            return
+        body = render.scores(self.session.view(), SHORT_NAMES, max_rows=40)
+        self.push_screen(ScoreSheet(Text("Score sheet\n", style="bold") + body))
+
+    def action_hint(self) -> None:
+        v = self.session.view()
+        if not v.to_act:
+            self.say("Hints are for your turn.")
+            self.refresh_table()
+            return
+        self.say("Thinking of a hint…", style="dim")
+        self.refresh_table()
+        self.find_hint(v)
+
+    @work(exclusive=True, group="hint")
+    async def find_hint(self, v: View) -> None:
+        """Ask the strong bot what it would do here and why, from your view only."""
+        asked_at = len(self.session.match.history)
+        try:
+            if self._hint_bot is None:
+                self._hint_bot = await asyncio.to_thread(hint_bot)
+            action, reason = await asyncio.to_thread(self._hint_bot.explain, v, list(v.legal_actions))
+        except Exception as e:
+            self.say(f"No hint this time ({type(e).__name__}: {e}).")
+            self.refresh_table()
+            return
+        if len(self.session.match.history) != asked_at:
+            return  # you have already moved on
+        opts = self.current_choices(v)
+        for i, o in enumerate(opts):
+            if o.action == action:
+                self.cursor = i
+        what = phrase(action, self.g)
+        self.hints_given += 1
+        self.say(Text("Hint: ", style="bold") + Text(f"{what}: {self.g.text(reason)}"))
+        self.refresh_table()

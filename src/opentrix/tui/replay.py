@@ -1,0 +1,120 @@
+"""A record as a list of positions to step through, card by card, with every hand known.
+
+An invalid record still shows everything up to its first error, and the error itself, so the viewer
+doubles as a debugger for records the referee rejects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .. import actions as A
+from ..contracts import Contract
+from ..deal import Phase
+from ..match import Match
+from ..record import Record, RecordError
+from .glyphs import Glyphs
+from .session import phrase
+
+# Answers that change nothing on the table get no step of their own.
+SILENT = (A.NO_CLAIM, A.NO_DOUBLE)
+
+
+@dataclass(frozen=True)
+class Step:
+    """The table after one action (or at the start of a deal), and a line saying what happened."""
+
+    match: Match
+    deal: int  # 0-based, as ``opentrix verify`` counts
+    play: int | None  # 0-based index of the card or pass in the deal's plays, None for other steps
+    caption: str
+
+
+@dataclass
+class Replay:
+    """Every step of a record; ``error`` is the first rule it breaks (the steps stop just before it)."""
+
+    record: Record
+    steps: list[Step]
+    names: list[str]
+    error: RecordError | None = None
+
+    def deal_starts(self) -> list[int]:
+        """Index of the first step of each deal."""
+        return [i for i, s in enumerate(self.steps) if i == 0 or s.deal != self.steps[i - 1].deal]
+
+
+def load_replay(path: Path, g: Glyphs | None = None) -> Replay:
+    """Read a record file; raises RecordError (or OSError) when nothing of it can be shown."""
+    return build_replay(Record.loads(path.read_bytes()), g)
+
+
+def build_replay(record: Record, g: Glyphs | None = None) -> Replay:
+    g = g or Glyphs()
+    names = [f"{p} ({s})" for s, p in enumerate(record.players)] if record.players else [f"seat {s}" for s in range(4)]
+    error: RecordError | None = None
+    valid = record
+    try:
+        final = record.replay()
+    except RecordError as e:
+        error = e
+        valid, part = _valid_part(record, e)
+        if part is None:
+            raise
+        final = part
+    return Replay(record, _steps(valid, final, names, g), names, error)
+
+
+def _valid_part(record: Record, e: RecordError) -> tuple[Record, Match | None]:
+    """The longest start of the record that replays: up to the rejected play, or up to the rejected deal."""
+    if e.deal is None:
+        return record, None
+    cut = [record.deals[: e.deal]]
+    if e.play is not None:
+        bad = record.deals[e.deal]
+        cut.insert(0, [*record.deals[: e.deal], replace(bad, plays=bad.plays[: e.play])])
+    for deals in cut:
+        if not deals:
+            continue
+        part = Record(record.rules, list(deals), record.players)
+        try:
+            return part, part.replay()
+        except RecordError:
+            continue
+    return record, None
+
+
+def _steps(record: Record, final: Match, names: list[str], g: Glyphs) -> list[Step]:
+    """Apply the actions the replay found, one at a time, keeping a copy of the table after each."""
+    hands = [d.hands for d in record.deals]
+    m = Match(record.rules, hands[0])
+    deal = 0
+    steps = [Step(m.copy(), 0, None, f"deal 0: {names[m.king]} is king and names the contract")]
+    plays = 0
+    for action in final.history:
+        if m.phase == Phase.DEAL_OVER:
+            deal += 1
+            plays = 0
+            m.start_deal(hands[deal])
+            steps.append(Step(m.copy(), deal, None, f"deal {deal}: {names[m.king]} is king and names the contract"))
+        seat = m.turn
+        assert seat is not None
+        m.apply(action)
+        if action in SILENT:
+            continue
+        caption = f"{names[seat]} {phrase(action, g, third_person=True)}"
+        play = None
+        if action < 53:
+            play, plays = plays, plays + 1
+            caption = f"play {play}: {caption}"
+        d = m.deals[-1]
+        if A.is_card(action) and d.contract != Contract.TRIX and not d.trick:
+            caption += f"; {names[d.leader]} takes the trick"
+        if d.scores is not None and m.phase >= Phase.DEAL_OVER:
+            if d.thrown_in is not None:
+                caption += "; the deal is thrown in"
+            else:
+                caption += "; deal over: " + " ".join(f"{s:+d}" for s in d.scores)
+        steps.append(Step(m.copy(), deal, play, caption))
+    return steps

@@ -1,0 +1,270 @@
+"""One match at the terminal: you at seat 0, three bots, the record saved after every action.
+
+This holds no screen code, so the game flow, the reading of typed input and the saving can be tested
+without a terminal; the Textual app only draws ``view(match, 0)`` and forwards keys here.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import actions as A
+from ..bots import Bot, make_bot
+from ..cards import parse_card
+from ..contracts import Contract
+from ..deal import Phase
+from ..errors import TrixError
+from ..match import Match
+from ..record import Record
+from ..rules import Rules
+from ..view import View, view
+from .glyphs import Glyphs
+
+HUMAN = 0
+# Seats follow turn order counter-clockwise, so the seat after you sits on your right.
+SEAT_NAMES = ("You", "Right", "Across", "Left")
+HINT_BOTS = ("strong", "hard")
+
+
+class InputError(ValueError):
+    """Typed input that is not a move now; the message says why, in a player's words."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option offered at a decision: what to press and what it does."""
+
+    action: int
+    label: str
+
+
+def choices(v: View, g: Glyphs) -> list[Choice]:
+    """The options the arrow keys move over: legal cards in play, otherwise the decision's answers."""
+    out = []
+    # cards in the order the hand is drawn: by suit, high to low, so the arrows move left and right
+    for a in sorted(v.legal_actions, key=lambda a: (a // 13, -a) if A.is_card(a) else (9, a)):
+        if A.is_card(a):
+            out.append(Choice(a, g.card(a)))
+        elif a == A.PASS:
+            out.append(Choice(a, "pass"))
+        elif A.CONTRACT_BASE <= a < A.CONTRACT_BASE + 6:
+            out.append(Choice(a, A.contract_of(a).title))
+        elif A.DOUBLE_BASE <= a < A.DOUBLE_BASE + 5:
+            out.append(Choice(a, "double " + g.card(A.doubled_card(a))))
+        elif a == A.NO_DOUBLE:
+            out.append(Choice(a, "no double" if len(v.legal_actions) == 2 else "no more"))
+        elif a == A.CLAIM:
+            out.append(Choice(a, "claim a redeal"))
+        elif a == A.NO_CLAIM:
+            out.append(Choice(a, "play on"))
+    return out
+
+
+_YES = ("y", "yes", "claim", "double")
+_NO = ("n", "no", "none", "pass", "play", "noclaim", "nodouble", "nodbl")
+
+
+def parse_input(text: str, v: View, g: Glyphs) -> int:
+    """Read what the player typed as an action for the decision in ``v``; InputError says why not.
+
+    Cards are rank then suit in any case (``qs``, ``10d``, ``Q♠``); a number picks the n-th option of a
+    contract, doubling or redeal question; contracts also go by a name or its start (``queens``, ``kh``).
+    The action is not checked against the rules here: the engine does that and explains refusals.
+    """
+    t = "".join(text.split()).lower()
+    if not t:
+        raise InputError("type a card such as qs or 10d, or choose with the arrow keys")
+    phase = v.phase
+    opts = choices(v, g)
+    if phase != Phase.PLAY and t.isdigit():
+        n = int(t)
+        if 1 <= n <= len(opts):
+            return opts[n - 1].action
+        raise InputError(f"there is no option {n}: choose 1 to {len(opts)}")
+    if phase == Phase.PLAY:
+        if t in ("pass", "p"):
+            return A.PASS
+        try:
+            return parse_card(t)
+        except ValueError:
+            raise InputError(f"'{text.strip()}' is not a card: type the rank then the suit, e.g. qs, 10d, as") from None
+    if phase == Phase.CHOOSE_CONTRACT:
+        return A.choose(_contract_named(t, text, v))
+    if phase == Phase.DOUBLE:
+        if t in _NO:
+            return A.NO_DOUBLE
+        doubles = [a for a in v.legal_actions if A.DOUBLE_BASE <= a < A.DOUBLE_BASE + 5]
+        if t in _YES and len(doubles) == 1:
+            return doubles[0]
+        if t.startswith("double"):
+            t = t[6:]
+        try:
+            return A.double(parse_card(t))
+        except ValueError as e:
+            if t in _YES:
+                raise InputError("say which card to double, e.g. qs, or n for no") from None
+            raise InputError(f"'{text.strip()}': {e}; type the card to double (e.g. kh) or n") from None
+    if phase == Phase.CLAIM:
+        if t in _YES:
+            return A.CLAIM
+        if t in _NO:
+            return A.NO_CLAIM
+        raise InputError(f"'{text.strip()}': answer y to claim a redeal or n to play on")
+    raise InputError("nothing to decide now")
+
+
+_CONTRACT_ALIASES = {"kh": "king_of_hearts", "koh": "king_of_hearts", "king": "king_of_hearts", "lt": "ltoosh"}
+
+
+def _contract_named(t: str, text: str, v: View) -> Contract:
+    key = _CONTRACT_ALIASES.get(t.replace("_", ""), t)
+    try:
+        return Contract.parse(key)
+    except ValueError:
+        pass
+    starts = [c for c in Contract if c.id.replace("_", "").startswith(key.replace("_", ""))]
+    offered = [c for c in starts if c in v.available_contracts]
+    if len(offered) == 1:
+        return offered[0]
+    if len(starts) == 1:
+        return starts[0]
+    names = ", ".join(c.title for c in v.available_contracts)
+    raise InputError(f"'{text.strip()}' is not a contract you can name; choose one of: {names}")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file and a rename, so an interrupted write never leaves half a record."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def hint_bot() -> Bot:
+    """The strongest bot available, for hints."""
+    for name in HINT_BOTS:
+        try:
+            return make_bot(name, seed=0)
+        except ValueError:
+            continue
+    return make_bot("random", seed=0)
+
+
+class PlaySession:
+    """A match against three bots, seen from seat 0, saved as opentrix-record/1 after every action."""
+
+    def __init__(
+        self,
+        rules: str | Rules = "classic",
+        bots: Sequence[str] = ("medium", "medium", "medium"),
+        seed: int | None = None,
+        save: Path | None = None,
+    ) -> None:
+        if len(bots) != 3:
+            raise ValueError("give the levels of exactly three bots")
+        self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
+        self.match = Match(self.rules, seed=self.seed)
+        self.levels = list(bots)
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(level, seed=f"{self.seed}:{seat}") for seat, level in zip((1, 2, 3), bots, strict=True)
+        }
+        self.players = ["player", *(f"bot:{level}" for level in bots)]
+        self.save_path = save
+        self.save_error: str | None = None
+        if save is not None:
+            parent = save.parent if str(save.parent) else Path(".")
+            if not parent.is_dir():
+                raise ValueError(f"cannot save to {save}: the folder {parent} does not exist")
+            if save.is_dir():
+                raise ValueError(f"cannot save to {save}: it is a folder")
+            if not os.access(parent, os.W_OK):
+                raise ValueError(f"cannot save to {save}: the folder {parent} is not writable")
+
+    # -- what the player sees ---------------------------------------------------------------------------
+
+    def view(self) -> View:
+        return view(self.match, HUMAN)
+
+    @property
+    def your_turn(self) -> bool:
+        return self.match.turn == HUMAN
+
+    def bot_to_act(self) -> int | None:
+        """The bot seat to act now, or None (your turn, between deals, match over)."""
+        turn = self.match.turn
+        return None if turn is None or turn == HUMAN else turn
+
+    def name(self, seat: int) -> str:
+        return SEAT_NAMES[seat] if seat == HUMAN else f"{SEAT_NAMES[seat]} ({self.levels[seat - 1]})"
+
+    # -- acting ------------------------------------------------------------------------------------------
+
+    def play(self, action: int) -> None:
+        """Your action; raises the engine's TrixError, whose text says why it is refused."""
+        self.match.apply(action, HUMAN)
+        self.save()
+
+    def bot_inputs(self, seat: int) -> tuple[Bot, View, list[int]]:
+        """What a bot decides from: only its view and the legal actions (run it off the UI thread)."""
+        v = view(self.match, seat)
+        return self.bots[seat], v, list(v.legal_actions)
+
+    def apply_bot(self, seat: int, action: int) -> str | None:
+        """Apply a bot's action; a refused one is replaced by its first legal action and reported."""
+        try:
+            self.match.apply(action, seat)
+            problem = None
+        except TrixError as e:
+            problem = f"{self.name(seat)} bot tried an illegal move ({e}); played its first legal move"
+            self.match.apply(self.match.legal_actions()[0], seat)
+        self.save()
+        return problem
+
+    def next_deal(self) -> None:
+        if self.match.phase == Phase.DEAL_OVER:
+            self.match.start_deal()
+
+    # -- saving ------------------------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write the record so far (if saving); a failure is kept in ``save_error`` rather than raised."""
+        if self.save_path is None or not self.match.deals:
+            return
+        try:
+            text = Record.from_match(self.match, self.players).dumps(indent=1)
+            write_atomically(self.save_path, text + "\n")
+            self.save_error = None
+        except OSError as e:
+            self.save_error = f"could not save to {self.save_path}: {e.strerror or e}"
+
+
+_PHRASES = {
+    A.PASS: ("pass", "passes"),
+    A.NO_DOUBLE: ("double nothing more", "doubles nothing more"),
+    A.CLAIM: ("claim a redeal", "claims a redeal"),
+    A.NO_CLAIM: ("play on", "plays on"),
+}
+
+
+def phrase(action: int, g: Glyphs, third_person: bool = False) -> str:
+    """``play Q♠`` (or ``plays Q♠``): an action in words, for hints, the status line and replays."""
+    verb = 1 if third_person else 0
+    if A.is_card(action):
+        return ("play ", "plays ")[verb] + g.card(action)
+    if A.CONTRACT_BASE <= action < A.CONTRACT_BASE + 6:
+        return ("name ", "names ")[verb] + A.contract_of(action).title
+    if A.DOUBLE_BASE <= action < A.DOUBLE_BASE + 5:
+        return ("double ", "doubles ")[verb] + g.card(A.doubled_card(action))
+    return _PHRASES[action][verb]
+
+
+def describe_action(seat: int, action: int, g: Glyphs, names: Sequence[str] = SEAT_NAMES) -> str:
+    """``Right plays Q♠``, ``You play Q♠``: one line for the status bar and the replay."""
+    return f"{names[seat]} {phrase(action, g, third_person=seat != HUMAN or names[seat] != 'You')}"
