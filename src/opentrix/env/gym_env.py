@@ -1,0 +1,173 @@
+"""Trix as a Gymnasium single-agent environment: the learner holds one seat, opentrix bots the others.
+
+``gymnasium.make("opentrix/Trix-v0", opponents="random")`` or ``TrixGymEnv(...)``. Observations and
+actions are those of the PettingZoo environment (``trix_v0``); the reward of a step is the learner's
+score from every deal that ended during it, so an episode's rewards sum to the learner's total.
+
+An illegal action (``action_space.sample()`` ignores the mask) ends the episode with
+``illegal_reward`` and ``info["illegal_action"]`` saying why, as PettingZoo's wrapper does; with
+``illegal="raise"`` it raises ``IllegalActionError`` instead. Either way the game state is untouched.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .. import actions as A
+from ..bots import Bot, make_bot
+from ..contracts import Contract
+from ..deal import Phase
+from ..match import Match
+from ..view import view
+from .knowledge import Knowledge
+from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, action_mask, encode
+from .trix_v0 import _rules_of, illegal_action_error
+
+_DEAL_OVER = int(Phase.DEAL_OVER)
+_MATCH_OVER = int(Phase.MATCH_OVER)
+_CHOOSE = int(Phase.CHOOSE_CONTRACT)
+
+Obs = dict[str, np.ndarray]
+
+
+class TrixGymEnv(gym.Env[Obs, int]):
+    """One learner seat against three bots chosen by name (``opentrix.bots.make_bot``)."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium declares it per instance)
+
+    def __init__(
+        self,
+        rules: Any = "classic",
+        mode: str = "match",
+        contract: Contract | str | None = None,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        opponent_options: dict[str, Any] | None = None,
+        illegal: str = "penalty",
+        illegal_reward: float = -100.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if mode not in ("match", "deal"):
+            raise ValueError(f"mode must be 'match' or 'deal', not {mode!r}")
+        if not 0 <= seat <= 3:
+            raise ValueError(f"seat must be 0 to 3, not {seat!r}")
+        if illegal not in ("penalty", "raise"):
+            raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+        self.rules = _rules_of(rules)
+        self.mode = mode
+        self.contract: Contract | None = None
+        if contract is not None:
+            self.contract = Contract.parse(contract) if isinstance(contract, str) else Contract(contract)
+        if self.contract is not None and mode != "deal":
+            raise ValueError("contract= fixes the contract of a single deal: use it with mode='deal'")
+        self.seat = seat
+        names = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
+        if len(names) != 3:
+            raise ValueError(f"give one opponent name or three, not {len(names)}")
+        options = opponent_options or {}
+        self.opponent_names = names
+        self.bots: dict[int, Bot] = {}
+        others = [s for s in range(4) if s != seat]
+        for s, name in zip(others, names, strict=True):
+            self.bots[s] = make_bot(name, seed=s, **options)
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict(  # type: ignore[assignment]
+            {
+                "observation": spaces.Box(OBS_LOW, OBS_HIGH, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(A.NUM_ACTIONS)  # type: ignore[assignment]
+        self._rng = random.Random()
+        self._knowledge = Knowledge()
+        self.match = Match(self.rules, seed=0)
+        self._done = True
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.match = Match(self.rules, seed=self._rng.getrandbits(63))
+        for bot in self.bots.values():
+            bot.reseed(self._rng.getrandbits(63))
+        self._knowledge.reset()
+        self._done = False
+        reward = self._advance()
+        assert not self._done and reward == 0.0, "the learner always acts before its first deal ends"
+        return self._obs_info()
+
+    def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        match = self.match
+        if not isinstance(action, int | np.integer) or action not in match.legal_actions():
+            error = illegal_action_error(match, action, f"seat {self.seat}")
+            if self.illegal == "raise":
+                raise error
+            self._done = True
+            obs, info = self._obs_info()
+            info["illegal_action"] = str(error)
+            return obs, self.illegal_reward, True, False, info
+        match.apply(int(action))
+        reward = self._after_action()
+        if not self._done:
+            reward += self._advance()
+        obs, info = self._obs_info()
+        return obs, reward, self._done, False, info
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        v = view(self.match, self.seat)
+        contract = v.contract.title if v.contract is not None else "(choosing)"
+        hand = " ".join(A.to_str(c, symbols=True) for c in v.hand or ())
+        return f"seat {self.seat} contract {contract} totals {list(v.totals)}\nhand {hand}"
+
+    # -- the bots' turns ------------------------------------------------------------------------------
+
+    def _advance(self) -> float:
+        """Let the bots act until it is the learner's turn or the episode ends; the learner's reward."""
+        reward = 0.0
+        match = self.match
+        while not self._done:
+            if self.contract is not None and match.phase == _CHOOSE:
+                match.apply(A.choose(self.contract))
+                continue
+            turn = match.turn
+            if turn == self.seat:
+                break
+            assert turn is not None
+            v = view(match, turn)
+            match.apply(self.bots[turn].act(v, v.legal_actions))
+            reward += self._after_action()
+        return reward
+
+    def _after_action(self) -> float:
+        """After any action: score a finished deal, deal the next one or end the episode."""
+        match = self.match
+        if match.phase < _DEAL_OVER:
+            return 0.0
+        deal = match.deals[-1]
+        assert deal.scores is not None
+        if match.phase == _MATCH_OVER or (self.mode == "deal" and deal.thrown_in is None):
+            self._done = True
+        else:
+            match.start_deal()
+        return float(deal.scores[self.seat])
+
+    def _obs_info(self) -> tuple[Obs, dict[str, Any]]:
+        v = view(self.match, self.seat)
+        mask = action_mask(v)
+        obs = {"observation": encode(v, self._knowledge), "action_mask": mask}
+        return obs, {"action_mask": mask, "totals": v.totals, "deal_number": v.deal_number}
+
+
+__all__ = ["TrixGymEnv"]

@@ -1,0 +1,296 @@
+"""Trix as an OpenSpiel Python game, ``pyspiel.load_game("python_trix")`` (optional: needs open_spiel).
+
+One game is one deal, played by the engine: chance deals the 52 cards one by one (or, with the
+``seed`` parameter, the deal comes from ``opentrix.deal.deal_hands(seed, 0)`` and there is no
+chance node); the king (holder of the 7♥) names the contract unless ``contract`` fixes it; then come
+the redeal answers, the doubling and the play. Returns are the deal's scores (divided by ``scale``;
+with ``returns="advantage"`` each seat's score minus a quarter of the contract's total, which makes
+the contract choice compare hands rather than contracts). A thrown-in deal ends the game at 0.
+
+Information states and observations are built from ``opentrix.view.view`` only, and
+``resample_from_infostate`` deals the unseen cards again consistently with it (``worlds.py``), so
+IS-MCTS and other imperfect-information algorithms of OpenSpiel run on it unchanged.
+
+Parameters: ``rules`` (a preset name or rules JSON), ``contract`` ("" = the king chooses),
+``seed`` (-1 = chance deals), ``returns`` ("score" or "advantage"), ``scale`` (float).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from .. import actions as A
+from ..cards import FULL_DECK, card_name
+from ..contracts import Contract
+from ..deal import deal_hands
+from ..match import Match
+from ..rules import Rules
+from ..view import View, view
+from .knowledge import Knowledge
+from .observation import OBS_SIZE, encode
+from .worlds import contract_total, match_from_view, sample_hands
+
+SHORT_NAME = "python_trix"
+_DEFAULTS: dict[str, Any] = {"rules": "classic", "contract": "", "seed": -1, "returns": "score", "scale": 1.0}
+_MAX_GAME_LENGTH = 52 + 1 + 4 + 4 * 6 + 52 * 4  # chance, contract, claims, doubling, plays and passes
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Trix (opentrix engine, one deal)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=4,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def rules_param(rules: Rules) -> str:
+    """The ``rules`` game parameter for ``rules``: its preset name, or its JSON."""
+    data = rules.to_json()
+    return data if isinstance(data, str) else json.dumps(data, sort_keys=True)
+
+
+def _parse_rules(text: str) -> Rules:
+    text = text.strip()
+    return Rules.from_json(json.loads(text)) if text.startswith("{") else Rules.preset(text)
+
+
+def _utility_bound(rules: Rules) -> float:
+    p = rules.points
+    worst = 2 * abs(p.king_of_hearts) + 8 * abs(p.queen) + 13 * abs(p.diamond) + 13 * abs(p.trick)
+    return float(max(worst, *(abs(x) for x in p.trix)) * 2)
+
+
+class TrixGame(pyspiel.Game):  # type: ignore[misc]
+    """One Trix deal; see the module docstring for the parameters."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**_DEFAULTS, **(params or {})}
+        self.rules = _parse_rules(str(p["rules"]))
+        self.contract = Contract.parse(p["contract"]) if p["contract"] else None
+        if self.contract is not None and self.contract not in self.rules.contracts:
+            raise ValueError(f"{self.contract.id} is not a contract of these rules")
+        self.seed = int(p["seed"])
+        if p["returns"] not in ("score", "advantage"):
+            raise ValueError(f"returns must be 'score' or 'advantage', not {p['returns']!r}")
+        self.advantage = p["returns"] == "advantage"
+        self.scale = float(p["scale"])
+        bound = _utility_bound(self.rules) / self.scale
+        info = pyspiel.GameInfo(
+            num_distinct_actions=A.NUM_ACTIONS,
+            max_chance_outcomes=52,
+            num_players=4,
+            min_utility=-bound,
+            max_utility=bound,
+            max_game_length=_MAX_GAME_LENGTH,
+        )
+        super().__init__(GAME_TYPE, info, {**p, "seed": self.seed, "scale": self.scale})
+        self.shared = _Shared(self)
+
+    def new_initial_state(self) -> TrixState:
+        return TrixState(self)
+
+    def state_from_view(self, v: View, rng: random.Random) -> TrixState:
+        """A state at ``v``'s decision with the unseen cards dealt at random (a root for search)."""
+        return TrixState(self, match_from_view(v, sample_hands(v, rng)))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TrixObserver:
+        perfect_recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
+        return TrixObserver(perfect_recall)
+
+
+class _Shared:
+    """Per-game settings every state of a game shares; OpenSpiel's clone deep-copies each state
+    attribute, so this one copies to itself."""
+
+    __slots__ = ("advantage", "contract", "rng", "rules", "scale", "seed")
+
+    def __init__(self, game: TrixGame) -> None:
+        self.rules = game.rules
+        self.contract = game.contract
+        self.seed = game.seed
+        self.advantage = game.advantage
+        self.scale = game.scale
+        self.rng = random.Random()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+class _Deal:
+    """The mutable part of a state: the cards dealt so far, then the engine's ``Match``. Copied with
+    ``Match.copy()`` (fast) when OpenSpiel clones the state."""
+
+    __slots__ = ("dealt", "match")
+
+    def __init__(self, match: Match | None = None) -> None:
+        self.dealt: list[int] = []  # chance outcomes so far: card i goes to seat i % 4
+        self.match = match
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
+        d = _Deal(self.match.copy() if self.match is not None else None)
+        d.dealt = self.dealt.copy()
+        return d
+
+
+class TrixState(pyspiel.State):  # type: ignore[misc]
+    """A deal in progress: the cards dealt so far, then an engine ``Match`` at that deal."""
+
+    def __init__(self, game: TrixGame, match: Match | None = None) -> None:
+        super().__init__(game)
+        self._shared: _Shared = game.shared
+        self._deal = _Deal(match)
+        if match is None and self._shared.seed >= 0:
+            self._start(deal_hands(self._shared.seed, 0))
+
+    @property
+    def match(self) -> Match | None:
+        """The engine state, once the cards are dealt."""
+        return self._deal.match
+
+    @property
+    def dealt(self) -> list[int]:
+        return self._deal.dealt
+
+    def _start(self, hands: tuple[int, int, int, int]) -> None:
+        m = Match(self._shared.rules, hands)
+        if self._shared.contract is not None:
+            m.apply(A.choose(self._shared.contract))
+        self._deal.match = m
+
+    # -- the OpenSpiel API ----------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        m = self.match
+        if m is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        turn = m.turn
+        return int(pyspiel.PlayerId.TERMINAL) if turn is None else turn
+
+    def is_terminal(self) -> bool:
+        return self.match is not None and self.match.turn is None
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.match is not None
+        return sorted(self.match.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        dealt = 0
+        for c in self.dealt:
+            dealt |= 1 << c
+        left = [c for c in range(52) if not dealt >> c & 1]
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        if self.match is None:
+            self._deal.dealt.append(action)
+            if len(self.dealt) == 52:
+                hands = [0, 0, 0, 0]
+                for i, c in enumerate(self.dealt):
+                    hands[i & 3] |= 1 << c
+                self._start((hands[0], hands[1], hands[2], hands[3]))
+            return
+        self._deal.match.apply(action)  # type: ignore[union-attr]
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {card_name(action)}"
+        return A.to_str(action)
+
+    def returns(self) -> list[float]:
+        m = self.match
+        if m is None or m.turn is not None or not m.deals:
+            return [0.0, 0.0, 0.0, 0.0]
+        deal = m.deals[-1]
+        if deal.scores is None or deal.thrown_in is not None:
+            return [0.0, 0.0, 0.0, 0.0]
+        shared = self._shared
+        base = contract_total(m.rules.points, Contract(deal.contract)) / 4 if shared.advantage else 0.0
+        return [(s - base) / shared.scale for s in deal.scores]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> TrixState:
+        """Another state ``player_id`` cannot tell from this one: the unseen cards dealt again."""
+        rng = self._shared.rng
+        state = self.clone()
+        if self.match is None:  # still dealing: keep this player's cards, shuffle the others'
+            others = [c for i, c in enumerate(self.dealt) if i & 3 != player_id]
+            rng.shuffle(others)
+            it = iter(others)
+            state._deal.dealt = [c if i & 3 == player_id else next(it) for i, c in enumerate(self.dealt)]
+            return state  # type: ignore[no-any-return]
+        v = view(self.match, player_id)
+        state._deal.match = match_from_view(v, sample_hands(v, rng))
+        return state  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        m = self.match
+        if m is None:
+            return f"dealing: {len(self.dealt)} cards dealt"
+        hands = m.deals[-1].hands if m.deals else m.pending_hands
+        assert hands is not None
+        parts = [f"seat {s}: {' '.join(card_name(c) for c in range(52) if hands[s] >> c & 1)}" for s in range(4)]
+        return f"{m!r}\n" + "\n".join(parts)
+
+
+class TrixObserver:
+    """Observation tensors (``opentrix.env.observation`` layout) and strings, from ``view`` only."""
+
+    def __init__(self, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(OBS_SIZE, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: TrixState, player: int) -> None:
+        if state.match is None:
+            self.tensor.fill(0)
+            self.tensor[_own_dealt(state, player)] = 1.0  # the hand block comes first
+            return
+        encode(view(state.match, player), Knowledge(), self.tensor)
+
+    def string_from(self, state: TrixState, player: int) -> str:
+        if state.match is None:
+            return f"p{player} dealing {' '.join(card_name(c) for c in _own_dealt(state, player))}"
+        return infostate_string(view(state.match, player), with_history=self.perfect_recall)
+
+
+def _own_dealt(state: TrixState, player: int) -> list[int]:
+    return sorted(c for i, c in enumerate(state.dealt) if i & 3 == player)
+
+
+def infostate_string(v: View, with_history: bool = True) -> str:
+    """What seat ``v.seat`` knows, as one line. With history: every public action in order."""
+    assert v.seat is not None and v.hand is not None
+    hand = int(v.hand) & FULL_DECK
+    contract = v.contract.id if v.contract is not None else "-"
+    head = (
+        f"p{v.seat} king{v.king} {v.phase} turn{v.turn} contract:{contract} "
+        f"avail:{','.join(str(int(c)) for c in v.available_contracts)} hand:{hand:x} "
+        f"doubled:{','.join(f'{s}{card_name(c)}' for s, c in v.doubled)} totals:{','.join(map(str, v.totals))}"
+    )
+    if with_history:
+        plays = " ".join(f"{s}{A.to_str(a)}" for s, a in v.plays)
+    else:
+        plays = " ".join(f"{s}{A.to_str(a)}" for s, a in v.trick)
+        if v.contract is Contract.TRIX:
+            runs = ("-" if x is None else f"{card_name(x[0])}{card_name(x[1])}" for x in v.layouts)
+            plays += " layouts:" + ",".join(runs)
+    return f"{head} | {plays}"
+
+
+pyspiel.register_game(GAME_TYPE, TrixGame)
+
+__all__ = ["GAME_TYPE", "SHORT_NAME", "TrixGame", "TrixObserver", "TrixState", "infostate_string", "rules_param"]

@@ -1,0 +1,236 @@
+"""Trix as a PettingZoo AEC environment: ``trix_v0.env(rules="classic", mode="match", seed=0)``.
+
+Agents ``player_0`` … ``player_3`` are seats 0–3. One action space for every decision
+(``Discrete(opentrix.actions.NUM_ACTIONS)``: the 52 cards, pass, the contracts, doubling and redeal
+answers) and observations ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}``
+built from the acting seat's ``view`` only (layout in ``observation.LAYOUT`` and ``docs/rl.md``).
+
+``mode="match"`` plays a whole match (every deal dealt from the episode's seed); ``mode="deal"``
+plays one deal: its king (the holder of the 7♥) names the contract, or ``contract=`` fixes it. A
+thrown-in deal is dealt again inside the same episode, as at the table. Rewards are each deal's
+scores, given to all four seats when the deal ends, so an episode's rewards sum to the match totals.
+
+The rules live in the engine: this module only translates between PettingZoo and ``Match``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from .. import actions as A
+from ..contracts import Contract
+from ..deal import Phase
+from ..errors import IllegalAction, TrixError
+from ..match import Match
+from ..rules import Rules
+from ..view import View, view
+from .knowledge import Knowledge
+from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, action_mask, encode
+
+AGENTS = tuple(f"player_{i}" for i in range(4))
+_DEAL_OVER = int(Phase.DEAL_OVER)
+_MATCH_OVER = int(Phase.MATCH_OVER)
+_CHOOSE = int(Phase.CHOOSE_CONTRACT)
+
+
+class IllegalActionError(IllegalAction, ValueError):
+    """An action id that is not legal now; the message names the legal ones. The state is unchanged."""
+
+
+def describe_actions(actions: list[int] | tuple[int, ...]) -> str:
+    """``"27 (3D), 30 (6D)"``: ids with their names, as error messages and logs print them."""
+    return ", ".join(f"{a} ({A.to_str(a)})" for a in actions)
+
+
+def illegal_action_error(match: Match, action: object, who: str) -> IllegalActionError:
+    """The error for ``action`` in ``match``: why the engine refuses it, and what is legal instead."""
+    legal = match.legal_actions()
+    reason = ""
+    if isinstance(action, int | np.integer) and 0 <= int(action) < A.NUM_ACTIONS:
+        probe = match.copy()  # ask the engine why, on a copy: the real state is never touched
+        try:
+            probe.apply(int(action))
+            reason = "not allowed now"
+        except TrixError as e:
+            reason = str(e)
+        shown = f"{int(action)} ({A.to_str(int(action))})"
+    else:
+        reason = f"action ids are ints from 0 to {A.NUM_ACTIONS - 1}"
+        shown = repr(action)
+    return IllegalActionError(f"{who} cannot take action {shown}: {reason}; legal actions: {describe_actions(legal)}")
+
+
+def _rules_of(rules: Rules | str | dict[str, Any]) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    return Rules.from_json(rules)
+
+
+class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  # PettingZoo's naming
+    """The unwrapped AEC environment; ``env()`` adds PettingZoo's standard wrappers."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "trix_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: Rules | str | dict[str, Any] = "classic",
+        mode: str = "match",
+        contract: Contract | str | None = None,
+        seed: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if mode not in ("match", "deal"):
+            raise ValueError(f"mode must be 'match' or 'deal', not {mode!r}")
+        self.rules = _rules_of(rules)
+        self.mode = mode
+        self.contract: Contract | None = None
+        if contract is not None:
+            if mode != "deal":
+                raise ValueError("contract= fixes the contract of a single deal: use it with mode='deal'")
+            self.contract = Contract.parse(contract) if isinstance(contract, str) else Contract(contract)
+            if self.contract not in self.rules.contracts:
+                raise ValueError(f"{self.contract.id} is not a contract of these rules")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(OBS_LOW, OBS_HIGH, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
+        self._rng = random.Random(seed)
+        self._knowledge = Knowledge()
+        self.match: Match = Match(self.rules, seed=0)  # replaced by reset()
+
+    # -- the PettingZoo API ---------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.match_seed = self._rng.getrandbits(63)
+        self.match = Match(self.rules, seed=self.match_seed)
+        self._knowledge.reset()
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._choose_fixed_contract()
+        self.agent_selection = AGENTS[self._turn()]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        v = view(self.match, AGENTS.index(agent))
+        return {"observation": encode(v, self._knowledge), "action_mask": action_mask(v)}
+
+    def view(self, agent: str) -> View:
+        """What ``agent`` may know now (the view observations are built from)."""
+        return view(self.match, AGENTS.index(agent))
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        match = self.match
+        if action is None or not isinstance(action, int | np.integer) or action not in match.legal_actions():
+            raise illegal_action_error(match, action, agent)
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
+        for a in AGENTS:
+            rewards[a] = 0.0
+        match.apply(int(action))
+        if match.phase >= _DEAL_OVER:
+            self._deal_over()
+        if not self.terminations[agent]:
+            self.agent_selection = AGENTS[self._turn()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self._text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- between deals ---------------------------------------------------------------------------------
+
+    def _turn(self) -> int:
+        turn = self.match.turn
+        assert turn is not None
+        return turn
+
+    def _choose_fixed_contract(self) -> None:
+        if self.contract is not None and self.match.phase == _CHOOSE:
+            self.match.apply(A.choose(self.contract))
+
+    def _deal_over(self) -> None:
+        """Pay the finished deal's scores; deal the next deal, or end the episode."""
+        match = self.match
+        deal = match.deals[-1]
+        assert deal.scores is not None
+        for s in range(4):
+            self.rewards[AGENTS[s]] = float(deal.scores[s])
+            self.infos[AGENTS[s]] = {"deal_scores": deal.scores, "contract": Contract(deal.contract).id}
+        over = match.phase == _MATCH_OVER or (self.mode == "deal" and deal.thrown_in is None)
+        if over:
+            self.terminations = dict.fromkeys(self.agents, True)
+            return
+        match.start_deal()
+        self._choose_fixed_contract()
+
+    def _text(self) -> str:
+        v = view(self.match, None)
+        contract = v.contract.title if v.contract is not None else "(choosing)"
+        trick = " ".join(f"{s}:{A.to_str(c, symbols=True)}" for s, c in v.trick)
+        lines = [
+            f"deal {v.deal_number} kingdom {v.kingdom} king {v.king} contract {contract} phase {v.phase}",
+            f"turn {v.turn}  trick [{trick}]  totals {list(v.totals)}",
+        ]
+        return "\n".join(lines)
+
+
+def env(illegal_reward: float = -100.0, **kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
+    """The environment with PettingZoo's standard wrappers: an illegal action ends the episode and
+    costs its agent ``illegal_reward``; out-of-range actions and calls out of order are caught."""
+    e: AECEnv[str, dict[str, np.ndarray], int] = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+__all__ = ["AGENTS", "IllegalActionError", "env", "illegal_action_error", "raw_env"]

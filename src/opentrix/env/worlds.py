@@ -1,0 +1,202 @@
+"""Possible worlds: full deals consistent with what one seat knows, and the match rebuilt from them.
+
+A searching bot sees only ``view(match, seat)``. To look ahead it guesses the hidden hands: it deals
+the unseen cards to the other seats so that every public inference holds (hand sizes, doubled cards
+still in their holders' hands, voids, Trix passes, the hearts lead ban; see ``knowledge.py``), then
+replays the deal's public actions through the engine to reach the same decision. The engine is the
+referee of every world: a guess that would make a past play illegal is rejected by it, never by a
+second copy of the rules.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .. import actions as A
+from ..cards import FULL_DECK, cards_of
+from ..contracts import Contract
+from ..deal import Hands, Phase
+from ..errors import TrixError
+from ..match import Match
+from ..rules import Points
+from ..view import View
+from .knowledge import Knowledge
+
+_CLAIM = int(Phase.CLAIM)
+_DOUBLE = int(Phase.DOUBLE)
+
+
+class NoWorld(ValueError):
+    """No deal fits the view (the view is inconsistent, e.g. built by hand)."""
+
+
+def sample_hands(v: View, rng: random.Random, know: Knowledge | None = None) -> Hands:
+    """Hands *as dealt* for the current deal, ``v.seat``'s own cards and every public fact respected."""
+    if v.seat is None or v.hand is None:
+        raise ValueError("worlds are sampled for a seat, not for a spectator")
+    me = v.seat
+    k = know if know is not None else Knowledge()
+    k.update(v)
+    in_deal = v.contract is not None
+    played = k.played if in_deal else [0, 0, 0, 0]
+    absent = k.absent if in_deal else [0, 0, 0, 0]
+    known = [0, 0, 0, 0]
+    if in_deal:
+        all_played = played[0] | played[1] | played[2] | played[3]
+        for holder, card in v.doubled:
+            if holder != me and not all_played >> card & 1:
+                known[holder] |= 1 << card
+    else:
+        all_played = 0
+    mine = int(v.hand)
+    pool = FULL_DECK & ~mine & ~all_played & ~(known[0] | known[1] | known[2] | known[3])
+    need = [0, 0, 0, 0]
+    for s in range(4):
+        if s != me:
+            need[s] = v.hand_sizes[s] - known[s].bit_count()
+            if need[s] < 0:
+                raise NoWorld(f"seat {s} holds fewer cards than it is known to hold")
+    cards = cards_of(pool)
+    if len(cards) != sum(need):
+        raise NoWorld(f"{len(cards)} unseen cards for {sum(need)} places")
+    others = [s for s in range(4) if s != me]
+    allowed = {c: [s for s in others if need[s] and not absent[s] >> c & 1] for c in cards}
+    hands = _deal_constrained(cards, allowed, need, rng)
+    hands[me] = mine
+    dealt = [hands[s] | known[s] | played[s] for s in range(4)]
+    return (dealt[0], dealt[1], dealt[2], dealt[3])
+
+
+def _deal_constrained(
+    cards: list[int], allowed: dict[int, list[int]], need: list[int], rng: random.Random
+) -> list[int]:
+    """Give each card to one of its allowed seats so every seat gets exactly ``need`` cards.
+
+    Random greedy (most constrained card first, seats weighted by room left) with a few retries, then
+    an exact bipartite matching, which always succeeds when any deal fits.
+    """
+    for _ in range(20):
+        order = sorted(cards, key=lambda c: (len(allowed[c]), rng.random()))
+        room = need.copy()
+        hands = [0, 0, 0, 0]
+        for c in order:
+            seats = [s for s in allowed[c] if room[s]]
+            if not seats:
+                break
+            pick = rng.random() * sum(room[s] for s in seats)
+            for s in seats:
+                pick -= room[s]
+                if pick < 0:
+                    break
+            room[s] -= 1  # s is the seat the weighted pick stopped at
+            hands[s] |= 1 << c
+        else:
+            return hands
+    return _match_exactly(cards, allowed, need, rng)
+
+
+def _match_exactly(cards: list[int], allowed: dict[int, list[int]], need: list[int], rng: random.Random) -> list[int]:
+    slots = [s for s in range(4) for _ in range(need[s])]
+    owner: list[int | None] = [None] * len(slots)  # slot -> card
+    slots_of = {c: [i for i, s in enumerate(slots) if s in allowed[c]] for c in cards}
+
+    def place(c: int, seen: set[int]) -> bool:
+        options = slots_of[c].copy()
+        rng.shuffle(options)
+        for i in options:
+            if i in seen:
+                continue
+            seen.add(i)
+            other = owner[i]
+            if other is None or place(other, seen):
+                owner[i] = c
+                return True
+        return False
+
+    shuffled = cards.copy()
+    rng.shuffle(shuffled)
+    for c in shuffled:
+        if not place(c, set()):
+            raise NoWorld("no deal of the unseen cards fits what is known")
+    hands = [0, 0, 0, 0]
+    for i, card in enumerate(owner):
+        assert card is not None
+        hands[slots[i]] |= 1 << card
+    return hands
+
+
+def match_from_view(v: View, dealt: Hands) -> Match:
+    """A match at the same decision as ``v``, its current deal dealt ``dealt``.
+
+    Only the current deal is rebuilt (king, contracts left, totals and the deal's public actions);
+    earlier deals are not needed to decide within this one. Raises ``NoWorld`` if the engine refuses
+    the replay (the hands contradict a past play).
+    """
+    if v.seat is None:
+        raise ValueError("a world is rebuilt for a seat, not for a spectator")
+    rules = v.rules
+    m = Match(rules, dealt)
+    # Put the king, the contracts already played and the totals in place (Match has no constructor
+    # for a position in the middle of a match).
+    m.king = v.king
+    m.kingdom = v.kingdom
+    m.tiebreak_deal = v.tiebreak_deal
+    m.totals = list(v.totals)
+    if not v.tiebreak_deal:
+        m.played = [c for c in rules.contracts if c not in v.available_contracts and c is not v.contract]
+    if v.contract is None:
+        return m
+    me = v.seat
+    try:
+        m.apply(A.choose(v.contract))
+        deal = m.deals[-1]
+        while m.phase == _CLAIM and not (v.phase == _CLAIM and m.turn == me):
+            m.apply(A.NO_CLAIM)
+        doubled = dict((card, holder) for holder, card in v.doubled)
+        while m.phase == _DOUBLE:
+            turn = deal.turn
+            mine = [c for c, h in doubled.items() if h == turn and not deal.doubled >> c & 1]
+            if mine:
+                m.apply(A.double(mine[0]))
+                continue
+            if v.phase == _DOUBLE and turn == me:
+                break
+            m.apply(A.NO_DOUBLE)
+        for seat, action in v.plays:
+            if m.turn != seat:
+                raise NoWorld(f"seat {seat} played out of turn in this world")
+            m.apply(action)
+    except TrixError as e:
+        raise NoWorld(f"the engine refused the replay: {e}") from None
+    if m.turn != v.turn or m.phase != v.phase:
+        raise NoWorld("this world does not reach the same decision")
+    return m
+
+
+def sample_world(v: View, rng: random.Random, tries: int = 50) -> Match:
+    """A random full match consistent with ``v``: the hidden hands guessed, the deal replayed."""
+    know = Knowledge()
+    last: NoWorld | None = None
+    for _ in range(tries):
+        try:
+            return match_from_view(v, sample_hands(v, rng, know))
+        except NoWorld as e:
+            last = e
+    raise NoWorld(f"no consistent world found in {tries} tries: {last}")
+
+
+def contract_total(p: Points, contract: Contract) -> int:
+    """The sum of all seats' scores in an undoubled deal of ``contract`` (e.g. -75 for King of Hearts)."""
+    totals = {
+        Contract.KING_OF_HEARTS: p.king_of_hearts,
+        Contract.QUEENS: 4 * p.queen,
+        Contract.DIAMONDS: 13 * p.diamond,
+        Contract.LTOOSH: 13 * p.trick,
+        Contract.TRIX: sum(p.trix),
+    }
+    if contract is Contract.COMPLEX:
+        return sum(totals[c] for c in (Contract.KING_OF_HEARTS, Contract.QUEENS, Contract.DIAMONDS, Contract.LTOOSH))
+    return int(totals[contract])
+
+
+__all__ = ["NoWorld", "contract_total", "match_from_view", "sample_hands", "sample_world"]
