@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "SHDC"
@@ -58,11 +59,32 @@ def _card_members() -> dict[str, int]:
     return {r + s: si * 13 + ri for si, s in enumerate(SUIT_CHARS) for ri, r in enumerate(RANK_CHARS)}
 
 
-class Card(IntEnum):  # type: ignore[misc]
+class Card(IntEnum):
     """One of the 52 cards; ``Card.QS``, ``Card.parse("10♦")``, ``str(Card.TD) == "TD"``."""
 
-    _ignore_ = ["_card_members"]
-    locals().update(_card_members())  # noqa: F821  (members 2S … AC)
+    locals().update(_card_members())  # the members 2S … AC, built from the rank and suit letters
+
+    if TYPE_CHECKING:  # what the type checker cannot see in the line above (names starting with a digit aside)
+        TS: Card
+        JS: Card
+        QS: Card
+        KS: Card
+        AS: Card
+        TH: Card
+        JH: Card
+        QH: Card
+        KH: Card
+        AH: Card
+        TD: Card
+        JD: Card
+        QD: Card
+        KD: Card
+        AD: Card
+        TC: Card
+        JC: Card
+        QC: Card
+        KC: Card
+        AC: Card
 
     @property
     def suit(self) -> Suit:
@@ -133,10 +155,10 @@ def card_symbol(card: int) -> str:
 
 
 # Per-suit lookup: 13-bit rank mask -> tuple of card ints, so listing a set costs four lookups.
-_SUIT_TABLES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+SUIT_TABLES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in range(4)
 )
-_T0, _T1, _T2, _T3 = _SUIT_TABLES
+_T0, _T1, _T2, _T3 = SUIT_TABLES
 
 
 def cards_of(mask: int) -> list[int]:
@@ -186,7 +208,7 @@ class CardSet(int):
     def parse(cls, text: str) -> CardSet:
         return cls(text.replace(",", " ").split())
 
-    def __iter__(self) -> Iterator[Card]:  # type: ignore[override]
+    def __iter__(self) -> Iterator[Card]:
         return (Card(c) for c in cards_of(self))
 
     def __len__(self) -> int:

@@ -20,6 +20,7 @@ from .cards import (
     KING_OF_HEARTS,
     QUEENS,
     SUIT_MASKS,
+    SUIT_TABLES,
     Card,
     Suit,
     card_name,
@@ -80,6 +81,11 @@ DOUBLABLE_IN: dict[int, int] = {
 
 _SUITS = tuple(Suit)
 
+# early_end: the deal stops once every card of this mask is captured (Ltoosh and Complex never do).
+_EARLY_END: dict[int, int] = {_KOH: KING_OF_HEARTS, _DIAMONDS: DIAMONDS, _QUEENS: QUEENS}
+_T0, _T1, _T2, _T3 = SUIT_TABLES
+_PASS_ONLY = A.PASS
+
 
 def deal_hands(seed: int | str | random.Random, index: int = 0) -> Hands:
     """Four hands of 13 cards, reproducible from a seed on every machine.
@@ -98,7 +104,18 @@ def deal_hands(seed: int | str | random.Random, index: int = 0) -> Hands:
 
 def check_hands(hands: Sequence[int]) -> Hands:
     """Four hands of 13 cards, 52 distinct in all; raises InvalidDeal saying what is wrong."""
-    if len(hands) != 4:
+    if len(hands) == 4:
+        h0, h1, h2, h3 = hands
+        # The usual case in one go: 4 x 13 cards that cover the deck are 52 distinct cards.
+        if (
+            h0 | h1 | h2 | h3 == FULL_DECK
+            and h0.bit_count() == 13
+            and h1.bit_count() == 13
+            and h2.bit_count() == 13
+            and h3.bit_count() == 13
+        ):
+            return (int(h0), int(h1), int(h2), int(h3))
+    else:
         raise InvalidDeal(f"a deal has 4 hands, not {len(hands)}")
     seen = 0
     for seat, h in enumerate(hands):
@@ -134,29 +151,32 @@ class Deal:
     """The state of one deal, from the named contract to its scores."""
 
     __slots__ = (
-        "rules",
-        "king",
-        "contract",
-        "dealt",
-        "hands",
-        "phase",
-        "turn",
-        "pending",
-        "doubled",
-        "thrown_in",
-        "plays",
-        "seats",
-        "trick",
-        "leader",
-        "taken",
-        "tricks",
-        "captured",
-        "doubled_captures",
-        "playable",
-        "out",
-        "scores",
         "_ban",
         "_discard_king",
+        "_end",
+        "_lead",
+        "_tp",
+        "captured",
+        "contract",
+        "dealt",
+        "doubled",
+        "doubled_captures",
+        "hands",
+        "king",
+        "leader",
+        "out",
+        "pending",
+        "phase",
+        "playable",
+        "plays",
+        "rules",
+        "scores",
+        "seats",
+        "taken",
+        "thrown_in",
+        "trick",
+        "tricks",
+        "turn",
     )
 
     rules: Rules
@@ -202,6 +222,9 @@ class Deal:
         self.scores = None
         self._ban = rules.hearts_lead_ban and self.contract == _KOH
         self._discard_king = rules.king_must_be_discarded and self.contract in (_KOH, _COMPLEX)
+        self._end = _EARLY_END.get(self.contract, 0) if rules.early_end else 0
+        self._lead = 0
+        self._tp = False
         order = [(king + i) & 3 for i in range(4)]
         self.pending = []
         if (self.contract == _KOH and rules.koh_redeal) or (self.contract == _TRIX and rules.trix_throw_in):
@@ -228,9 +251,13 @@ class Deal:
             self.phase = _DOUBLE
             self.turn = self.pending[0]
         else:
-            self.phase = _PLAY
-            self.turn = self.king
-            self.leader = self.king
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = _PLAY
+        self._tp = self.contract != _TRIX  # the fast path of ``apply``: card play in a trick contract
+        self.turn = self.king
+        self.leader = self.king
 
     def _next_pending(self) -> None:
         self.pending.pop(0)
@@ -239,9 +266,7 @@ class Deal:
         elif self.phase == _CLAIM:
             self._start_doubling()
         else:
-            self.phase = _PLAY
-            self.turn = self.king
-            self.leader = self.king
+            self._start_play()
 
     # -- queries ------------------------------------------------------------------------------------
 
@@ -271,12 +296,36 @@ class Deal:
         return hand
 
     def legal_actions(self) -> list[int]:
+        """The actions of the seat to act, ascending; card play is inlined (the hot path of every search)."""
+        if self._tp:  # card play in a trick contract
+            hand = self.hands[self.turn]
+            trick = self.trick
+            if trick:
+                suit = trick[0] // 13
+                follow = (hand >> (13 * suit)) & 0x1FFF
+                if follow:
+                    return list(SUIT_TABLES[suit][follow])
+                if self._discard_king and hand & KING_OF_HEARTS:
+                    return [_KH]
+            elif self._ban and hand & ~HEARTS:
+                hand &= ~HEARTS
+            return [
+                *_T0[hand & 0x1FFF],
+                *_T1[(hand >> 13) & 0x1FFF],
+                *_T2[(hand >> 26) & 0x1FFF],
+                *_T3[(hand >> 39) & 0x1FFF],
+            ]
+        if self.phase == _PLAY:  # Trix: a card to place, or pass
+            m = self.hands[self.turn] & self.playable
+            if not m:
+                return [_PASS_ONLY]
+            return [
+                *_T0[m & 0x1FFF],
+                *_T1[(m >> 13) & 0x1FFF],
+                *_T2[(m >> 26) & 0x1FFF],
+                *_T3[(m >> 39) & 0x1FFF],
+            ]
         phase = self.phase
-        if phase == _PLAY:
-            m = self.legal_mask()
-            if m:
-                return cards_of(m)
-            return [A.PASS]  # only in Trix: a trick hand is never empty while it is to play
         if phase == _DOUBLE:
             mine = self.hands[self.turn] & self._doublable() & ~self.doubled
             return [A.DOUBLE_BASE + A.DOUBLABLE.index(c) for c in cards_of(mine)] + [A.NO_DOUBLE]
@@ -289,23 +338,85 @@ class Deal:
     # -- applying actions ---------------------------------------------------------------------------
 
     def apply(self, action: int, seat: int | None = None) -> None:
-        """Apply the action of the seat to act; ``seat``, when given, must be that seat."""
-        if seat is not None and seat != self.turn:
+        """Apply the action of the seat to act; ``seat``, when given, must be that seat.
+
+        Playing a card to a trick is inlined here: it is most of what a search or a referee does.
+        """
+        turn = self.turn
+        if seat is not None and seat != turn:
             if self.phase == _OVER:
                 raise WrongPhase("the deal is over")
-            raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")
+        if self._tp and 0 <= action < 52:
+            # Is the card legal? Held; following suit when possible (else K♥ when it must go);
+            # and no heart lead under the ban while holding another suit.
+            hands = self.hands
+            hand = hands[turn]
+            bit = 1 << action
+            lead = self._lead
+            if lead and hand & lead:  # following suit: the usual case
+                if not hand & lead & bit:
+                    raise self._why_illegal(action)
+            elif not hand & bit:
+                raise self._why_illegal(action)
+            elif lead:
+                if self._discard_king and hand & KING_OF_HEARTS and action != _KH:
+                    raise self._why_illegal(action)
+            else:
+                if self._ban and bit & HEARTS and hand & ~HEARTS:
+                    raise self._why_illegal(action)
+                self._lead = SUIT_MASKS[action // 13]
+            hand ^= bit
+            hands[turn] = hand
+            trick = self.trick
+            trick.append(action)
+            self.plays.append(action)
+            self.seats.append(turn)
+            if len(trick) < 4:
+                self.turn = (turn + 1) & 3
+                return
+            # The trick is complete: the highest card of the suit led takes it.
+            c0, c1, c2, c3 = trick
+            top = (c0 // 13) * 13 + 12  # the ace of the suit led
+            best = c0
+            idx = 0
+            if best < c1 <= top:
+                best = c1
+                idx = 1
+            if best < c2 <= top:
+                best = c2
+                idx = 2
+            if best < c3 <= top:
+                idx = 3
+            leader = self.leader
+            winner = (leader + idx) & 3
+            tmask = (1 << c0) | (1 << c1) | (1 << c2) | bit
+            self.taken[winner] |= tmask
+            self.tricks[winner] += 1
+            captured = self.captured | tmask
+            self.captured = captured
+            doubled = self.doubled
+            if tmask & doubled:
+                for c in trick:
+                    if doubled >> c & 1:
+                        self.doubled_captures.append((c, winner, leader))
+            self.trick = []
+            self._lead = 0
+            self.turn = winner
+            self.leader = winner
+            end = self._end
+            if not hand or (end and captured & end == end):  # the last trick, or an early end
+                self._finish()
+            return
         phase = self.phase
         if phase == _PLAY:
             if 0 <= action < 52:
-                if self.contract == _TRIX:
-                    self._place(action)
-                else:
-                    self._play(action)
+                self._place(action)
                 return
             if action == A.PASS:
                 self._pass()
                 return
-            raise WrongPhase(f"seat {self.turn} must play a card now, not '{_action_text(action)}'")
+            raise WrongPhase(f"seat {turn} must play a card now, not '{_action_text(action)}'")
         if phase == _DOUBLE:
             self._double(action)
             return
@@ -313,54 +424,6 @@ class Deal:
             self._claim(action)
             return
         raise WrongPhase("the deal is over", detail=(f"'{_action_text(action)}' comes too late",))
-
-    def _play(self, card: int) -> None:
-        seat = self.turn
-        bit = 1 << card
-        if not self.legal_mask() & bit:
-            raise self._why_illegal(card)
-        self.hands[seat] ^= bit
-        trick = self.trick
-        trick.append(card)
-        self.plays.append(card)
-        self.seats.append(seat)
-        if len(trick) < 4:
-            self.turn = (seat + 1) & 3
-            return
-        # The trick is complete: the highest card of the suit led takes it.
-        best = trick[0]
-        top = (best // 13) * 13 + 12  # the ace of the suit led
-        idx = 0
-        for i in (1, 2, 3):
-            c = trick[i]
-            if best < c <= top:
-                best = c
-                idx = i
-        leader = self.leader
-        winner = (leader + idx) & 3
-        tmask = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | bit
-        self.taken[winner] |= tmask
-        self.tricks[winner] += 1
-        self.captured |= tmask
-        if tmask & self.doubled:
-            for c in trick:
-                if self.doubled >> c & 1:
-                    self.doubled_captures.append((c, winner, leader))
-        self.trick = []
-        self.turn = winner
-        self.leader = winner
-        if len(self.plays) == 52 or (self.rules.early_end and self._ended_early()):
-            self._finish()
-
-    def _ended_early(self) -> bool:
-        c = self.contract
-        if c == _KOH:
-            return bool(self.captured & KING_OF_HEARTS)
-        if c == _DIAMONDS:
-            return self.captured & DIAMONDS == DIAMONDS
-        if c == _QUEENS:
-            return self.captured & QUEENS == QUEENS
-        return False
 
     def _place(self, card: int) -> None:
         seat = self.turn
@@ -441,14 +504,14 @@ class Deal:
             return
         if action != A.CLAIM:
             raise WrongPhase(
-                f"seat {seat} must answer the redeal question first (claim or no claim), "
-                f"not '{_action_text(action)}'"
+                f"seat {seat} must answer the redeal question first (claim or no claim), not '{_action_text(action)}'"
             )
         if not can_claim_redeal(self.hands[seat], self.contract):
             raise IllegalClaim(f"seat {seat}'s hand does not allow a redeal in {Contract(self.contract).id}")
         self.thrown_in = seat
         self.pending = []
         self.phase = _OVER
+        self._tp = False
         self.scores = (0, 0, 0, 0)
 
     def _why_illegal(self, card: int) -> IllegalAction:
@@ -476,6 +539,8 @@ class Deal:
 
     def _finish(self) -> None:
         self.phase = _OVER
+        self._tp = False
+        self._lead = 0
         self.trick = []
         self.scores = score_deal(self)
 
@@ -506,6 +571,9 @@ class Deal:
         d.scores = self.scores
         d._ban = self._ban
         d._discard_king = self._discard_king
+        d._end = self._end
+        d._lead = self._lead
+        d._tp = self._tp
         return d
 
     __copy__ = copy

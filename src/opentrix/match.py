@@ -24,21 +24,21 @@ class Match:
     """The state of a whole match (or a part of one)."""
 
     __slots__ = (
-        "rules",
-        "seed",
         "deals",
-        "kings",
         "first_king",
+        "history",
         "king",
         "kingdom",
         "kingdoms_total",
-        "played",
-        "tiebreak_deal",
+        "kings",
         "pending_hands",
-        "totals",
         "phase",
+        "played",
+        "rules",
+        "seed",
+        "tiebreak_deal",
+        "totals",
         "winners",
-        "history",
     )
 
     rules: Rules

@@ -128,9 +128,10 @@ class Record:
         except RulesError as e:
             raise RecordError(str(e)) from None
         players = data.get("players")
-        if players is not None:
-            if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
-                raise RecordError("'players' must be a list of four names")
+        if players is not None and (
+            not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players)
+        ):
+            raise RecordError("'players' must be a list of four names")
         deals_data = data.get("deals")
         if not isinstance(deals_data, list):
             raise RecordError("'deals' must be a list of deals")
@@ -208,7 +209,9 @@ def _read_deal(i: int, d: object) -> DealRecord:
                 raise RecordError(f"doubled: {A.to_str(card)} is listed twice", i)
             doubled |= 1 << card
     thrown_in = d.get("thrown_in")
-    if thrown_in is not None and (not isinstance(thrown_in, int) or isinstance(thrown_in, bool) or not 0 <= thrown_in <= 3):
+    if thrown_in is not None and (
+        not isinstance(thrown_in, int) or isinstance(thrown_in, bool) or not 0 <= thrown_in <= 3
+    ):
         raise RecordError(f"'thrown_in' must be a seat from 0 to 3, not {thrown_in!r}", i)
     plays_data = d.get("plays", [])
     if not isinstance(plays_data, list):
@@ -268,9 +271,7 @@ def _replay_deal(match: Match, i: int, dr: DealRecord) -> None:
         raise RecordError(str(e), i, plain=e.plain) from None
     for j, action in enumerate(dr.plays):
         if deal.phase == Phase.DEAL_OVER:
-            raise RecordError(
-                f"the deal is over after {j} plays; '{A.to_str(action)}' is one too many", i, j
-            )
+            raise RecordError(f"the deal is over after {j} plays; '{A.to_str(action)}' is one too many", i, j)
         try:
             match.apply(action)
         except TrixError as e:

@@ -99,7 +99,7 @@ class Rules:
     early_end: bool = False
     tiebreak: Tiebreak = "extra_koh_deal"
     complex: bool = False
-    first_king_card: Card = Card.parse("7H")
+    first_king_card: Card = Card["7H"]
     kingdoms: int = 4
     partnership: bool = False
     points: Points = field(default_factory=Points)

@@ -128,7 +128,7 @@ def view(match: Match, seat: int | None) -> View:
     deal = match.deals[-1] if match.deals else None
     in_deal = deal is not None and phase not in (Phase.CHOOSE_CONTRACT,)
     history = tuple(
-        DealSummary(d.king, Contract(d.contract), d.thrown_in, d.scores, CardSet(d.doubled))  # type: ignore[arg-type]
+        DealSummary(d.king, Contract(d.contract), d.thrown_in, d.scores, CardSet(d.doubled))
         for d in match.deals
         if d.scores is not None and (d is not deal or phase >= Phase.DEAL_OVER)
     )
