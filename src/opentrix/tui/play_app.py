@@ -241,13 +241,17 @@ class PlayApp(App[None]):
     # -- flow --------------------------------------------------------------------------------------------
 
     def step(self) -> None:
-        """After any change: answer forced questions for you, start the bots if they are to act, redraw."""
+        """After any change: answer forced questions, redraw, and start the bots if one of them is to act."""
+        self.answer_forced()
+        self.refresh_table()
+        if self.session.bot_to_act() is not None:
+            self.run_bots()
+
+    def answer_forced(self) -> None:
+        """A question with one possible answer (no redeal, nothing to double) is answered for you."""
         s = self.session
         while s.your_turn and s.view().legal_actions in ((A.NO_CLAIM,), (A.NO_DOUBLE,)):
-            s.play(s.view().legal_actions[0])  # a question with one answer: nothing to ask
-        self.refresh_table()
-        if s.bot_to_act() is not None:
-            self.run_bots()
+            s.play(s.view().legal_actions[0])
 
     @work(exclusive=True, group="bots")
     async def run_bots(self) -> None:
@@ -272,8 +276,8 @@ class PlayApp(App[None]):
             self.last_event = describe_action(seat, action, self.g)
             if problem:
                 self.say(problem)
+            self.answer_forced()
             self.refresh_table()
-        self.step()
 
     def submit(self, action: int) -> None:
         try:

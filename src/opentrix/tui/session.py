@@ -137,13 +137,16 @@ def _contract_named(t: str, text: str, v: View) -> Contract:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file and a rename, so an interrupted write never leaves half a record."""
+    """Write through a temporary file and a rename, so an interrupted write never leaves half a record.
+
+    No fsync: this guards against Ctrl-C and crashes of the program, cheaply enough to run after every card.
+    """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def hint_bot() -> Bot:

@@ -1,0 +1,241 @@
+"""The terminal table driven by keystrokes through Textual's pilot, at 80×24, with random bots and no pause."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from typer.testing import CliRunner
+
+from opentrix import actions as A
+from opentrix.cards import Card
+from opentrix.cli import app as cli_app
+from opentrix.contracts import Contract
+from opentrix.deal import Phase
+from opentrix.tui.glyphs import Glyphs
+from opentrix.tui.play_app import PlayApp, ScoreSheet
+from opentrix.tui.session import PlaySession
+from opentrix.tui.snapshot import screen_text
+
+KING_SEED = 6  # you are the first king; your first hand holds Q♠ and K♥
+SIZE = (80, 24)
+
+
+def make_app(seed: int = KING_SEED, save: Path | None = None, ascii: bool = False, pause: float = 0.0) -> PlayApp:
+    session = PlaySession("classic", ["random", "random", "random"], seed=seed, save=save)
+    return PlayApp(session, Glyphs(ascii=ascii), pause=pause)
+
+
+async def settle(app: PlayApp, pilot: Pilot[None]) -> None:
+    """Wait until the bots have acted and the screen is redrawn."""
+    for _ in range(500):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.session.bot_to_act() is None and not any(w.is_running for w in app.workers):
+            return
+    raise AssertionError("the bots never stopped")
+
+
+async def type_text(pilot: Pilot[None], text: str) -> None:
+    await pilot.press(*text, "enter")
+
+
+def typed_name(card: int) -> str:
+    """How a player types a card: ``10d``, ``qs``."""
+    return Card(card).symbol[:-1].lower() + "shdc"[card // 13]
+
+
+async def test_a_full_deal_played_by_keystrokes(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    app = make_app(save=save)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = screen_text(app)
+        assert "You are king: name a contract" in screen
+        assert "[1 King of Hearts]" in screen and "5 Trix" in screen
+        await type_text(pilot, "ltoosh")
+        await settle(app, pilot)
+        assert "Ltoosh" in screen_text(app).splitlines()[0]
+        s = app.session
+        played = 0
+        while s.match.phase != Phase.DEAL_OVER:
+            v = s.view()
+            assert v.to_act and v.phase == Phase.PLAY
+            hand_line = next(line for line in screen_text(app).splitlines() if line.startswith("Hand "))
+            assert "[" in hand_line  # the selected card is bracketed
+            card = v.legal_actions[-1]
+            await type_text(pilot, typed_name(card))
+            await settle(app, pilot)
+            assert card in s.match.deals[-1].plays
+            played += 1
+        assert played == 13
+        screen = screen_text(app)
+        scores = s.match.deals[-1].scores
+        assert scores is not None and sum(scores) == -195
+        assert "Deal over: You " in screen and "Press Enter for the next deal" in screen
+        assert " 1 Ltsh" + "".join(f"{x:>5}" for x in scores) in screen  # the score panel
+        assert "Total  " + "".join(f"{x:>5}" for x in scores) in screen
+        await pilot.press("enter")
+        await settle(app, pilot)
+        v = s.view()
+        assert v.phase == Phase.CHOOSE_CONTRACT and v.to_act  # still your kingdom
+        assert "Ltoosh" not in screen_text(app).split("name a contract")[1]  # only unplayed contracts
+    result = CliRunner().invoke(cli_app, ["verify", "--json", str(save)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["ok"] and doc["deals"][0]["scores"] == list(scores)
+
+
+async def test_arrows_and_enter_play_the_selected_card() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("right", "enter")  # the second option: Queens
+        await settle(app, pilot)
+        assert app.session.match.deals[-1].contract == Contract.QUEENS
+        v = app.session.view()
+        cards = sorted((a for a in v.legal_actions if A.is_card(a)), key=lambda c: (c // 13, -c))
+        await pilot.press("right", "right", "left", "right")
+        await settle(app, pilot)
+        assert f"[{Glyphs().rank(cards[2])}]" in screen_text(app)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.session.match.deals[-1].plays[0] == cards[2]
+
+
+async def test_hint_names_a_move_and_why() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")  # Queens, straight from the number key
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        screen = screen_text(app)
+        hint_line = next(line for line in screen.splitlines() if line.startswith("Hint: play "))
+        assert len(hint_line.split(":", 2)[2].strip()) > 3  # a reason follows the move
+        hinted = Card.parse(hint_line.split()[2].rstrip(":"))
+        assert app.hints_given == 1
+        await pilot.press("enter")  # the hint also moved the selection to its card
+        await settle(app, pilot)
+        assert app.session.match.deals[-1].plays[0] == hinted
+
+
+async def test_bad_input_explains_and_asks_again() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("9")
+        assert "there is no option 9: choose 1 to 5" in screen_text(app)
+        await type_text(pilot, "hearts")
+        assert "'hearts' is not a contract you can name" in screen_text(app)
+        await type_text(pilot, "queens")
+        await settle(app, pilot)
+        s = app.session
+        await type_text(pilot, "zz")
+        assert "'zz' is not a card: type the rank then the suit" in screen_text(app)
+        hand = int(s.view().hand or 0)
+        missing = next(c for c in range(52) if not hand >> c & 1)
+        await type_text(pilot, typed_name(missing))
+        assert f"Not allowed: seat 0 does not hold {Card(missing).symbol}" in screen_text(app)
+        assert s.match.deals[-1].plays == []  # nothing was played: asked again
+        # play on until you must follow suit, then try another suit
+        while True:
+            v = s.view()
+            hand = int(v.hand or 0)
+            if v.trick and len(v.legal_actions) < hand.bit_count():
+                lead = v.trick[0][1] // 13
+                other = next(c for c in range(52) if hand >> c & 1 and c // 13 != lead)
+                await type_text(pilot, typed_name(other))
+                assert "Not allowed: seat 0 must follow suit " in screen_text(app)
+                assert s.view().legal_actions == v.legal_actions
+                break
+            await type_text(pilot, typed_name(v.legal_actions[0]))
+            await settle(app, pilot)
+            assert s.match.phase == Phase.PLAY, "no chance to revoke in this deal; pick another seed"
+
+
+async def test_typing_out_of_turn_and_hurrying_the_bots() -> None:
+    app = make_app(seed=0, pause=30.0)  # seat 1 is king: the bots start
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        s = app.session
+        assert not s.match.deals  # the king bot is still waiting out its pause
+        assert "Waiting for Right (random)" in screen_text(app)
+        await type_text(pilot, "qs")
+        assert "'qs': it is not your turn" in screen_text(app)
+        await pilot.press("greater_than_sign")
+        assert "pause 2.5s" in screen_text(app)  # the longest step below 30 s
+        while s.bot_to_act() is not None:
+            before = len(s.match.history)
+            await pilot.press("space")
+            for _ in range(100):
+                await pilot.pause(0.01)
+                if len(s.match.history) > before:
+                    break
+            assert len(s.match.history) > before
+        assert s.your_turn
+
+
+async def test_no_color_uses_only_greys_and_keeps_the_marks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert app.no_color
+        console = Console(width=80, file=io.StringIO(), force_terminal=True, color_system="truecolor")
+        colours = set()
+        for seg in console.render(app.screen._compositor.render_update(full=True)):
+            if seg.style:
+                for c in (seg.style.color, seg.style.bgcolor):
+                    if c is not None:
+                        colours.add(c.get_truecolor())
+        assert colours and all(r == g == b for r, g, b in colours)
+        screen = screen_text(app)
+        assert "Your lead" in screen and "[" in screen and "◀" in screen
+
+
+async def test_ascii_mode_has_no_suit_symbols() -> None:
+    app = make_app(ascii=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = screen_text(app)
+        assert not set("♠♥♦♣◀▏…") & set(screen)
+        assert "Hand S Q 9 6 2  H K 10 7 6  D 4 2  C 10 7 6" in screen.replace("[", "").replace("]", "")
+
+
+async def test_score_sheet_opens_and_closes() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("tab")
+        assert isinstance(app.screen, ScoreSheet)
+        screen = screen_text(app)
+        assert "Score sheet" in screen and "Total" in screen
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ScoreSheet)
+
+
+async def test_ctrl_c_quits_and_the_record_survives(tmp_path: Path) -> None:
+    save = tmp_path / "quit.json"
+    app = make_app(save=save)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app._exit
+    doc = json.loads(save.read_text(encoding="utf-8"))
+    assert doc["deals"][0]["contract"] == "king_of_hearts" and len(doc["deals"][0]["plays"]) >= 4
+    assert CliRunner().invoke(cli_app, ["verify", str(save)]).exit_code == 0

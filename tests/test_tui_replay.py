@@ -1,0 +1,130 @@
+"""``opentrix replay``: stepping through records card by card, forward and back, valid or not."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from opentrix import actions as A
+from opentrix.cards import Card
+from opentrix.contracts import Contract
+from opentrix.deal import Phase
+from opentrix.record import Record
+from opentrix.tui.commands import register
+from opentrix.tui.glyphs import Glyphs
+from opentrix.tui.render import hand_compact
+from opentrix.tui.replay import build_replay, load_replay
+from opentrix.tui.replay_app import ReplayApp
+from opentrix.tui.session import PlaySession
+from opentrix.tui.snapshot import screen_text
+
+EXAMPLES = files("opentrix") / "examples"
+SIZE = (80, 24)
+
+
+def example(name: str) -> Path:
+    return Path(str(EXAMPLES / name))
+
+
+def test_steps_cover_every_card_and_contract() -> None:
+    rp = load_replay(example("classic-full-match.json"))
+    record = rp.record
+    cards = sum(len(d.plays) for d in record.deals)
+    # one step per card or pass, per contract named, per doubled card, plus the start of each deal
+    assert len(rp.steps) == cards + 2 * len(record.deals) + sum(d.doubled.bit_count() for d in record.deals)
+    assert rp.error is None and rp.steps[-1].match.is_over
+    assert rp.steps[-1].match.totals == record.replay().totals
+    assert len(rp.deal_starts()) == len(record.deals)
+    first_card = rp.steps[2]
+    assert first_card.play == 0 and first_card.caption.startswith("play 0: ")
+
+
+def test_invalid_record_shows_the_valid_part_and_the_error() -> None:
+    rp = load_replay(example("classic-invalid-revoke.json"))
+    assert rp.error is not None and (rp.error.deal, rp.error.play) == (0, 5)
+    last = rp.steps[-1]
+    assert last.deal == 0 and last.play == 4 and len(last.match.deals[-1].plays) == 5
+
+
+async def test_replay_steps_forward_and_back_with_all_hands() -> None:
+    rp = load_replay(example("classic-full-match.json"))
+    app = ReplayApp(rp, "classic-full-match.json")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_text(app)
+        assert "step 1/" in screen and "is king and names the contract" in screen
+        for hand in rp.record.deals[0].hands:  # all four hands face up
+            for suit in hand_compact(hand, Glyphs()):
+                assert suit.plain in screen
+        await pilot.press("right", "right", "right")
+        step3 = screen_text(app)
+        assert "step 4/" in step3 and "play 1: " in step3
+        await pilot.press("right")
+        assert "play 2: " in screen_text(app)
+        await pilot.press("left")
+        assert screen_text(app) == step3  # back is exactly where we were
+        await pilot.press("pagedown")
+        assert "deal 1 of 0–19" in screen_text(app) and "deal 1: " in screen_text(app)
+        await pilot.press("pageup", "pageup")
+        assert app.index == 0
+        await pilot.press("end")
+        screen = screen_text(app)
+        assert "End: the match is over." in screen and "Total" in screen
+
+
+async def test_replay_of_an_invalid_record_names_the_error() -> None:
+    rp = load_replay(example("classic-invalid-revoke.json"))
+    app = ReplayApp(rp, "bad.json", Glyphs(ascii=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("end")
+        screen = screen_text(app)
+        assert "Invalid record:  deal 0, play 5: seat 1 must follow suit D (holds 8D 5D 3D)" in screen
+        assert "This is the last position before the error." in screen
+        assert not set("♠♥♦♣") & set(screen)
+
+
+def replay_cli() -> typer.Typer:
+    """A command line with just the replay command, as the opentrix CLI registers it."""
+    app = typer.Typer()
+    app.callback()(lambda: None)
+    register(app)
+    return app
+
+
+def test_replay_command_rejects_unreadable_records(tmp_path: Path) -> None:
+    cli_app = replay_cli()
+    runner = CliRunner()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "opentrix-record/1", "deals": [{"hands": [], "contract": "trix"}]}))
+    result = runner.invoke(cli_app, ["replay", str(bad)])
+    assert result.exit_code == 1
+    assert "invalid record: deal 0: 'hands' must be a list of four hands" in result.output
+    result = runner.invoke(cli_app, ["replay", str(tmp_path / "missing.json")])
+    assert result.exit_code == 1 and "cannot read" in result.output
+    bad.write_text("{not json")
+    assert "not JSON" in runner.invoke(cli_app, ["replay", str(bad)]).output
+
+
+async def test_a_saved_game_replays(tmp_path: Path) -> None:
+    path = tmp_path / "saved.json"
+    s = PlaySession("wikipedia", ["random"] * 3, seed=6, save=path)
+    s.play(A.choose(Contract.KING_OF_HEARTS))
+    while s.match.phase == Phase.CLAIM or s.match.phase == Phase.DOUBLE or len(s.match.deals[-1].plays) < 9:
+        if s.your_turn:
+            s.play(s.view().legal_actions[0])
+        else:
+            seat = s.bot_to_act()
+            assert seat is not None
+            bot, v, legal = s.bot_inputs(seat)
+            s.apply_bot(seat, bot.act(v, legal))
+    rp = build_replay(Record.loads(path.read_text(encoding="utf-8")))
+    assert rp.error is None and rp.names[0] == "player (0)"
+    assert rp.steps[-1].match.deals[-1].plays == s.match.deals[-1].plays
+    app = ReplayApp(rp, path.name)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("end")
+        assert "End: the record ends here." in screen_text(app)
+        assert Card(s.match.deals[-1].plays[-1]).symbol in screen_text(app)

@@ -1,0 +1,195 @@
+"""The terminal client's game flow without a screen: reading typed input, engine refusals, saving."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from opentrix import actions as A
+from opentrix.cards import Card
+from opentrix.cli import app as cli_app
+from opentrix.contracts import Contract
+from opentrix.deal import Phase
+from opentrix.errors import IllegalContract, IllegalDouble, IllegalPlay
+from opentrix.match import Match
+from opentrix.record import Record
+from opentrix.rules import Rules
+from opentrix.tui.glyphs import Glyphs
+from opentrix.tui.session import InputError, PlaySession, choices, parse_input, phrase, write_atomically
+from opentrix.view import view
+
+G = Glyphs()
+KING_SEED = 6  # seat 0 holds 7♥ in the first deal of seed 6, so you are the first king
+
+
+def session(seed: int = KING_SEED, rules: str = "classic", save: Path | None = None) -> PlaySession:
+    return PlaySession(rules, ["random", "random", "random"], seed=seed, save=save)
+
+
+def run_bots(s: PlaySession) -> None:
+    """Bots act until it is your turn or the deal is over, as the app's worker does."""
+    while (seat := s.bot_to_act()) is not None:
+        bot, v, legal = s.bot_inputs(seat)
+        assert v.seat == seat and v.hand is not None  # a bot gets its own view only
+        s.apply_bot(seat, bot.act(v, legal))
+
+
+def test_first_king_seed_is_you() -> None:
+    assert Match(Rules(), seed=KING_SEED).first_king == 0
+
+
+def test_contract_by_number_name_or_start() -> None:
+    s = session()
+    v = s.view()
+    assert v.phase == Phase.CHOOSE_CONTRACT and v.to_act
+    assert [c.label for c in choices(v, G)] == ["King of Hearts", "Queens", "Diamonds", "Ltoosh", "Trix"]
+    assert parse_input("2", v, G) == A.choose(Contract.QUEENS)
+    assert parse_input("Trix", v, G) == A.choose(Contract.TRIX)
+    assert parse_input("kh", v, G) == A.choose(Contract.KING_OF_HEARTS)
+    assert parse_input("dia", v, G) == A.choose(Contract.DIAMONDS)
+    assert parse_input("lt", v, G) == A.choose(Contract.LTOOSH)
+    with pytest.raises(InputError, match="no option 7"):
+        parse_input("7", v, G)
+    with pytest.raises(InputError, match="not a contract you can name"):
+        parse_input("hearts please", v, G)
+
+
+def test_a_played_contract_is_refused_with_the_engine_reason() -> None:
+    s = session()
+    s.play(A.choose(Contract.LTOOSH))
+    while s.match.phase != Phase.DEAL_OVER:
+        if s.your_turn:
+            s.play(s.view().legal_actions[0])
+        run_bots(s)
+    s.next_deal()
+    assert s.your_turn and s.view().phase == Phase.CHOOSE_CONTRACT
+    assert "Ltoosh" not in [c.label for c in choices(s.view(), G)]  # only unplayed contracts are offered
+    with pytest.raises(IllegalContract, match="ltoosh has already been played"):
+        s.play(parse_input("ltoosh", s.view(), G))
+
+
+def test_cards_typed_in_any_form() -> None:
+    s = session()
+    s.play(A.choose(Contract.QUEENS))
+    v = s.view()
+    assert v.phase == Phase.PLAY and v.to_act
+    assert parse_input("qs", v, G) == Card.QS
+    assert parse_input("10D", v, G) == Card.TD
+    assert parse_input(" K♥ ", v, G) == Card.KH
+    assert parse_input("pass", v, G) == A.PASS
+    with pytest.raises(InputError, match="'zz' is not a card: type the rank then the suit"):
+        parse_input("zz", v, G)
+    with pytest.raises(InputError, match="type a card"):
+        parse_input("   ", v, G)
+
+
+def test_illegal_cards_raise_the_engine_explanation() -> None:
+    s = session()
+    s.play(A.choose(Contract.QUEENS))
+    hand = int(s.view().hand or 0)
+    missing = next(c for c in range(52) if not hand >> c & 1)
+    with pytest.raises(IllegalPlay, match=f"seat 0 does not hold {Card(missing).symbol}"):
+        s.play(missing)
+    # find a deal position where you must follow suit and try another suit
+    s.play(s.view().legal_actions[0])
+    run_bots(s)
+    while True:
+        v = s.view()
+        lead = v.trick[0][1] // 13 if v.trick else None
+        hand = int(v.hand or 0)
+        off_suit = [c for c in range(52) if hand >> c & 1 and lead is not None and c // 13 != lead]
+        if lead is not None and len(v.legal_actions) < hand.bit_count() and off_suit:
+            with pytest.raises(IllegalPlay, match="seat 0 must follow suit"):
+                s.play(off_suit[0])
+            assert s.view().legal_actions == v.legal_actions  # nothing changed: asked again
+            return
+        s.play(v.legal_actions[0])
+        run_bots(s)
+        assert s.match.phase != Phase.DEAL_OVER, "no revoke chance in this deal; pick another seed"
+
+
+def test_doubling_answers() -> None:
+    s = session(rules="wikipedia")  # doubling on; in seed 6 you hold Q♠ and K♥
+    s.play(A.choose(Contract.QUEENS))
+    v = s.view()
+    assert v.phase == Phase.DOUBLE and v.to_act
+    assert [c.label for c in choices(v, G)] == ["double Q♠", "no double"]
+    assert parse_input("n", v, G) == A.NO_DOUBLE
+    assert parse_input("y", v, G) == A.double(Card.QS)
+    assert parse_input("qs", v, G) == A.double(Card.QS)
+    assert parse_input("double q♠", v, G) == A.double(Card.QS)
+    with pytest.raises(InputError, match="can never be doubled"):
+        parse_input("js", v, G)
+    with pytest.raises(IllegalDouble, match="seat 0 cannot double Q♥: not in that hand"):
+        s.play(parse_input("qh", v, G))
+    s.play(parse_input("y", v, G))
+    assert s.view().doubled == ((0, Card.QS),)
+
+
+def test_claim_prompt_reads_yes_and_no() -> None:
+    rules = Rules.preset("wikipedia")
+    m = Match(rules, seed=KING_SEED)
+    m.apply(A.choose(Contract.TRIX))
+    v = view(m, 0)
+    assert v.phase == Phase.CLAIM and v.to_act
+    assert parse_input("n", v, G) == A.NO_CLAIM
+    assert parse_input("claim", v, G) == A.CLAIM
+    with pytest.raises(InputError, match="answer y to claim"):
+        parse_input("maybe", v, G)
+
+
+def test_phrases() -> None:
+    assert phrase(Card.QS, G) == "play Q♠"
+    assert phrase(Card.QS, Glyphs(ascii=True), third_person=True) == "plays QS"
+    assert phrase(A.choose(Contract.TRIX), G) == "name Trix"
+    assert phrase(A.double(Card.KH), G, third_person=True) == "doubles K♥"
+
+
+def test_full_match_saved_after_every_action_is_a_valid_record(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    s = session(seed=11, save=path)
+    assert not path.exists()  # nothing to write before the first contract
+    seen_plays = 0
+    while not s.match.is_over:
+        if s.match.phase == Phase.DEAL_OVER:
+            s.next_deal()
+        elif s.your_turn:
+            s.play(s.view().legal_actions[-1])
+        else:
+            run_bots(s)
+        if s.match.deals:
+            on_disk = Record.loads(path.read_text(encoding="utf-8"))
+            assert on_disk.deals[-1].plays == s.match.deals[-1].plays  # up to date after every action
+            seen_plays += 1
+    assert seen_plays > 200
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["players"] == ["player", "bot:random", "bot:random", "bot:random"]
+    assert Record.loads(path.read_text(encoding="utf-8")).replay().totals == s.match.totals
+    result = CliRunner().invoke(cli_app, ["verify", "--json", str(path)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["ok"] and doc["match_over"] and doc["totals"] == s.match.totals
+    assert [p.name for p in tmp_path.iterdir()] == ["match.json"]  # no temporary files left
+
+
+def test_save_to_a_missing_folder_is_refused_up_front(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="does not exist"):
+        session(save=tmp_path / "nope" / "m.json")
+    with pytest.raises(ValueError, match="is a folder"):
+        session(save=tmp_path)
+
+
+def test_atomic_write_replaces_whole_file(tmp_path: Path) -> None:
+    p = tmp_path / "r.json"
+    write_atomically(p, "one")
+    write_atomically(p, "two")
+    assert p.read_text() == "two"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["r.json"]
+
+
+def test_bots_need_three_levels() -> None:
+    with pytest.raises(ValueError, match="three"):
+        PlaySession("classic", ["random"], seed=1)
