@@ -1,0 +1,78 @@
+"""The Gymnasium single-agent environment: Gymnasium's checker, rewards, opponents, bad input."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from opentrix.env import GYM_ID, TrixGymEnv
+from opentrix.env.trix_v0 import IllegalActionError
+
+
+def test_check_env_through_gymnasium_make() -> None:
+    env = gymnasium.make(GYM_ID, opponents="random")
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_check_env_deal_mode_with_named_bots() -> None:
+    check_env(TrixGymEnv(mode="deal", seat=2, opponents=["basic", "random", "basic"]), skip_render_check=True)
+
+
+def _run(env: TrixGymEnv, seed: int) -> tuple[float, dict[str, object], int]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, reward, done, truncated, info = env.step(action)
+        assert not truncated
+        total += reward
+        steps += 1
+    return total, info, steps
+
+
+def test_episode_rewards_sum_to_the_learners_total() -> None:
+    env = TrixGymEnv(mode="match", seat=1, opponents="random")
+    total, info, steps = _run(env, seed=8)
+    assert env.match.is_over and steps > 100
+    assert total == env.match.totals[1] == info["totals"][1]  # type: ignore[index]
+
+
+def test_same_seed_same_episode() -> None:
+    a = _run(TrixGymEnv(mode="deal", opponents="random"), seed=3)
+    b = _run(TrixGymEnv(mode="deal", opponents="random"), seed=3)
+    assert a[0] == b[0] and a[2] == b[2]
+
+
+def test_fixed_contract_deal() -> None:
+    env = TrixGymEnv(mode="deal", contract="trix", opponents="random")
+    total, _, _ = _run(env, seed=1)
+    assert env.match.deals[-1].contract == 4
+    assert total in (200.0, 150.0, 100.0, 50.0)
+
+
+def test_illegal_action_penalty_or_error() -> None:
+    env = TrixGymEnv(mode="deal", opponents="random", illegal_reward=-7.0)
+    obs, _ = env.reset(seed=5)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    history = list(env.match.history)
+    _, reward, done, _, info = env.step(bad)
+    assert done and reward == -7.0 and "legal actions:" in info["illegal_action"]
+    assert env.match.history == history
+    with pytest.raises(RuntimeError):
+        env.step(bad)
+    strict = TrixGymEnv(mode="deal", opponents="random", illegal="raise")
+    obs, _ = strict.reset(seed=5)
+    with pytest.raises(IllegalActionError, match="legal actions"):
+        strict.step(bad)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    strict.step(legal)  # the state was not corrupted
+
+
+def test_unknown_opponent_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        TrixGymEnv(opponents="grandmaster")
+    with pytest.raises(ValueError, match="one opponent name or three"):
+        TrixGymEnv(opponents=["random", "random"])

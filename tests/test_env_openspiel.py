@@ -1,0 +1,127 @@
+"""The OpenSpiel adapter: the game plays to the end, resampling keeps the infostate, OpenSpiel's
+search runs on it, and the IS-MCTS bot decides from views only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from opentrix import Match, Rules, view  # noqa: E402
+from opentrix.bots import make_bot  # noqa: E402
+from opentrix.env.observation import OBS_SIZE  # noqa: E402
+from opentrix.env.openspiel_game import SHORT_NAME  # noqa: E402
+
+TOTALS = {0: -75, 1: -100, 2: -130, 3: -195, 4: 500}
+
+
+def _random_game(game: object, rng: np.random.RandomState) -> object:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            assert legal == sorted(legal)
+            state.apply_action(legal[rng.randint(len(legal))])
+    return state
+
+
+def test_random_games_play_to_the_end() -> None:
+    game = pyspiel.load_game(SHORT_NAME)
+    assert game.num_players() == 4 and game.num_distinct_actions() == 67
+    rng = np.random.RandomState(0)
+    for _ in range(25):
+        state = _random_game(game, rng)
+        deal = state.match.deals[-1]
+        assert sum(state.returns()) == TOTALS[deal.contract]
+
+
+def test_seeded_game_has_no_chance_node_and_fixed_contract() -> None:
+    game = pyspiel.load_game(SHORT_NAME, {"rules": "wikipedia", "contract": "trix", "seed": 3})
+    state = game.new_initial_state()
+    assert not state.is_chance_node()
+    final = _random_game(game, np.random.RandomState(1))
+    assert sorted(final.returns()) in ([0.0] * 4, [50.0, 100.0, 150.0, 200.0])  # a throw-in, or the race
+
+
+def test_infostate_observation_and_resampling() -> None:
+    game = pyspiel.load_game(SHORT_NAME, {"rules": "denexa"})
+    rng = np.random.RandomState(2)
+    state = game.new_initial_state()
+    differs = 0
+    steps = 0
+    while not state.is_terminal() and steps < 200:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+            continue
+        player = state.current_player()
+        key = state.information_state_string(player)
+        assert len(state.observation_tensor(player)) == OBS_SIZE
+        assert state.information_state_string((player + 1) % 4) != key
+        other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert other.information_state_string(player) == key
+        assert other.legal_actions() == state.legal_actions()
+        differs += str(other) != str(state)
+        clone = state.clone()
+        assert clone.information_state_string(player) == key
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randint(len(legal))])
+        steps += 1
+        assert clone.information_state_string(player) == key  # the clone is independent
+    assert differs > steps // 2
+
+
+def test_openspiel_ismcts_and_mcts_run_on_the_game() -> None:
+    game = pyspiel.load_game(SHORT_NAME, {"returns": "advantage", "scale": 100.0})
+    rng = np.random.RandomState(3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    is_bot = ismcts.ISMCTSBot(game, evaluator, uct_c=0.7, max_simulations=30, random_state=rng)
+    mcts_bot = mcts.MCTSBot(game, uct_c=0.7, max_simulations=30, evaluator=evaluator, random_state=rng)
+    moves = 0
+    while not state.is_terminal() and moves < 12:
+        bot = is_bot if moves % 2 == 0 else mcts_bot
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves == 12
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.preset("classic"), Rules.preset("wikipedia"), Rules.preset("classic", doubling=True)],
+    ids=["classic", "wikipedia", "doubling"],
+)
+def test_openspiel_ismcts_bot_returns_legal_actions_from_the_view(rules: Rules) -> None:
+    bot = make_bot("openspiel-ismcts", seed=1, simulations=15)
+    others = [make_bot("random", seed=s) for s in range(3)]
+    m = Match(rules, seed=12)
+    decisions = 0
+    while len(m.deals) < 3 or m.turn is not None:
+        if m.turn is None:
+            m.start_deal()
+            continue
+        v = view(m, m.turn)
+        if m.turn == 0:
+            action = bot.act(v, v.legal_actions)
+            decisions += 1
+        else:
+            action = others[m.turn - 1].act(v, v.legal_actions)
+        assert action in v.legal_actions
+        m.apply(action)
+    assert decisions >= 20
+
+
+def test_openspiel_ismcts_bot_rejects_unknown_options() -> None:
+    with pytest.raises(ValueError, match="unknown options"):
+        make_bot("openspiel-ismcts", seed=1, depth=3)

@@ -1,0 +1,213 @@
+"""The PettingZoo AEC environment: PettingZoo's own checks, rewards, hidden information, bad input."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from opentrix import Match, Rules, view
+from opentrix import actions as A
+from opentrix.cards import FULL_DECK
+from opentrix.env import trix_v0
+from opentrix.env.knowledge import Knowledge
+from opentrix.env.observation import LAYOUT, OBS_SIZE, encode
+from opentrix.env.trix_v0 import IllegalActionError
+from opentrix.env.worlds import sample_world
+
+CONFIGS = [
+    {"mode": "deal"},
+    {"mode": "match", "rules": "classic"},
+    {"mode": "deal", "rules": "wikipedia", "contract": "queens"},
+    {"mode": "deal", "rules": "denexa", "contract": "trix"},
+    {"mode": "deal", "rules": "complex", "contract": "complex"},
+]
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS, ids=lambda k: "-".join(map(str, k.values())))
+def test_pettingzoo_api_test(kwargs: dict[str, str]) -> None:
+    api_test(trix_v0.env(**kwargs), num_cycles=400)
+    api_test(trix_v0.raw_env(**kwargs), num_cycles=400)
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS[:3], ids=lambda k: "-".join(map(str, k.values())))
+def test_pettingzoo_seed_test(kwargs: dict[str, str]) -> None:
+    seed_test(lambda: trix_v0.env(**kwargs), num_cycles=300)
+
+
+def _play(env: trix_v0.raw_env, rng: random.Random) -> dict[str, float]:
+    """Random legal play to the end; the rewards each agent was shown, summed."""
+    got = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        got[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+    return got
+
+
+@pytest.mark.parametrize("rules", ["classic", "wikipedia", "online"])
+def test_rewards_of_a_match_sum_to_its_totals(rules: str) -> None:
+    env = trix_v0.raw_env(rules=rules, mode="match")
+    env.reset(seed=11)
+    got = _play(env, random.Random(1))
+    assert env.match.is_over
+    assert len(env.match.deals) >= 20
+    assert [got[a] for a in env.possible_agents] == [float(t) for t in env.match.totals]
+
+
+def test_deal_mode_ends_after_one_deal_with_its_scores() -> None:
+    env = trix_v0.raw_env(mode="deal", contract="diamonds")
+    env.reset(seed=3)
+    assert env.match.deals[-1].contract == 2  # the fixed contract was named for the king
+    got = _play(env, random.Random(2))
+    deal = env.match.deals[-1]
+    assert deal.scores is not None and deal.thrown_in is None
+    assert [got[a] for a in env.possible_agents] == [float(s) for s in deal.scores]
+    assert sum(deal.scores) == -130
+
+
+def test_seeded_resets_repeat_and_differ() -> None:
+    a, b = trix_v0.raw_env(seed=5), trix_v0.raw_env(seed=5)
+    a.reset()
+    b.reset()
+    assert a.match.pending_hands == b.match.pending_hands
+    a.reset()
+    assert a.match.pending_hands != b.match.pending_hands  # the next episode deals anew
+    b.reset(seed=99)
+    a.reset(seed=99)
+    assert a.match.pending_hands == b.match.pending_hands
+
+
+def test_observation_layout_and_own_hand() -> None:
+    env = trix_v0.raw_env(mode="match")
+    env.reset(seed=1)
+    agent = env.agent_selection
+    obs = env.observe(agent)
+    assert obs["observation"].shape == (OBS_SIZE,) and obs["observation"].dtype == np.float32
+    assert obs["action_mask"].dtype == np.int8
+    seat = int(agent[-1])
+    hand = np.flatnonzero(obs["observation"][LAYOUT["hand"]])
+    assert list(hand) == [c for c in range(52) if env.match.pending_hands[seat] >> c & 1]
+    assert np.flatnonzero(obs["action_mask"]).tolist() == env.match.legal_actions()
+    assert env.observation_space(agent).contains(obs)
+
+
+def _random_positions(rules: Rules, seed: int, count: int) -> list[Match]:
+    rng = random.Random(seed)
+    m = Match(rules, seed=seed)
+    out = []
+    while not m.is_over and len(out) < count:
+        if m.turn is None:
+            m.start_deal()
+            continue
+        out.append(m.copy())
+        legal = m.legal_actions()
+        m.apply(legal[rng.randrange(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.preset("classic"),
+        Rules.preset("wikipedia"),
+        Rules.preset("denexa"),
+        Rules.preset("classic", doubling=True, doubling_reveal="hidden", king_must_be_discarded=True),
+    ],
+    ids=["classic", "wikipedia", "denexa", "hidden-doubling"],
+)
+def test_observation_unchanged_when_unseen_cards_are_dealt_again(rules: Rules) -> None:
+    rng = random.Random(7)
+    changed = 0
+    for m in _random_positions(rules, seed=4, count=400):
+        seat = m.turn
+        assert seat is not None
+        v = view(m, seat)
+        world = sample_world(v, rng)
+        w = view(world, seat)
+        hidden_before = [m.deals[-1].hands[s] if m.deals and m.phase else 0 for s in range(4)]
+        hidden_after = [world.deals[-1].hands[s] if world.deals and world.phase else 0 for s in range(4)]
+        changed += hidden_before != hidden_after
+        o1, o2 = encode(v, Knowledge()), encode(w, Knowledge())
+        # Everything but the match's deal counter (the rebuilt world holds only the current deal).
+        assert np.array_equal(o1[: LAYOUT["deal_number"].start], o2[: LAYOUT["deal_number"].start])
+        assert v.legal_actions == w.legal_actions
+        # The other seat's observation does depend on its own hand.
+        other = (seat + 1) & 3
+        if m.deals and m.phase and m.deals[-1].hands[other] != world.deals[-1].hands[other]:
+            assert not np.array_equal(encode(view(m, other), Knowledge()), encode(view(world, other), Knowledge()))
+    assert changed > 300  # the hidden hands really were dealt differently
+
+
+def test_observation_cards_are_only_own_or_public() -> None:
+    for m in _random_positions(Rules.preset("wikipedia"), seed=9, count=300):
+        if not m.deals or not m.phase:
+            continue
+        seat = m.turn
+        assert seat is not None
+        obs = encode(view(m, seat), Knowledge())
+        deal = m.deals[-1]
+        public = 0
+        for card in deal.plays:
+            if card < 52:
+                public |= 1 << card
+        public |= deal.doubled
+        allowed = public | deal.hands[seat]
+        for name in ("played_0", "played_1", "played_2", "played_3", "trick_0", "trick_1", "trick_2", "trick_3"):
+            bits = np.flatnonzero(obs[LAYOUT[name]])
+            assert all(allowed >> int(c) & 1 for c in bits), name
+        for s in range(4):
+            if s != seat:
+                # No card block ever equals another seat's hidden hand.
+                hidden = deal.hands[s] & ~public & FULL_DECK
+                hand_bits = sum(1 << int(c) for c in np.flatnonzero(obs[LAYOUT["hand"]]))
+                assert hand_bits & hidden == 0
+
+
+def test_illegal_action_raises_naming_legal_ones_and_keeps_the_state() -> None:
+    env = trix_v0.raw_env(mode="deal", contract="king_of_hearts")
+    env.reset(seed=2)
+    agent = env.agent_selection
+    legal = env.match.legal_actions()
+    illegal = next(a for a in range(A.NUM_ACTIONS) if a not in legal)
+    before = env.observe(agent)
+    history = list(env.match.history)
+    with pytest.raises(IllegalActionError) as err:
+        env.step(illegal)
+    text = str(err.value)
+    assert "legal actions:" in text and all(f"{a} ({A.to_str(a)})" in text for a in legal)
+    assert isinstance(err.value, ValueError)
+    for bad in (-1, A.NUM_ACTIONS, 3.5, "QS"):
+        with pytest.raises(IllegalActionError):
+            env.step(bad)  # type: ignore[arg-type]
+    assert env.match.history == history and env.agent_selection == agent
+    after = env.observe(agent)
+    assert np.array_equal(before["observation"], after["observation"])
+    env.step(legal[0])  # and the game goes on
+    assert env.match.history == [*history, legal[0]]
+
+
+def test_illegal_action_in_wrapped_env_ends_the_episode_with_a_penalty() -> None:
+    env = trix_v0.env(mode="match", illegal_reward=-50.0)
+    env.reset(seed=4)
+    agent = env.agent_selection
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    _, reward, term, _, _ = env.last()
+    assert env.agent_selection == agent and term and reward == -50.0
+    assert env.unwrapped.match.history == []  # the engine never saw the illegal action
+
+
+def test_render_ansi() -> None:
+    env = trix_v0.raw_env(render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert isinstance(text, str) and "king" in text and "totals" in text
