@@ -39,7 +39,7 @@ Obs = dict[str, np.ndarray]
 class TrixGymEnv(gym.Env[Obs, int]):
     """One learner seat against three bots chosen by name (``opentrix.bots.make_bot``)."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium declares it per instance)
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  (Gymnasium declares it per instance)
 
     def __init__(
         self,
