@@ -1,0 +1,166 @@
+"""Arena: duplicate seating, reproducibility, interruption, the command's errors and outputs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from opentrix.actions import Action
+from opentrix.arena import ArenaConfig, BotSpec, SpecError, parse_spec, play_unit, run, summary
+from opentrix.arena.commands import register
+from opentrix.arena.duplicate import Unit
+from opentrix.bots import BOTS, Bot
+from opentrix.contracts import Contract
+from opentrix.rules import Rules
+from opentrix.view import View
+
+CLASSIC = Rules.preset("classic")
+
+
+class SpyBot(Bot):
+    """Plays the first legal action and writes down what it was given."""
+
+    name = "spy"
+    calls: ClassVar[list[tuple[str, int | None]]] = []
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        assert type(view) is View  # a view, never the match
+        SpyBot.calls.append((self.rng.random().hex(), view.seat))
+        return legal[0]
+
+
+@pytest.fixture
+def spy() -> object:
+    BOTS["spy"] = SpyBot
+    SpyBot.calls = []
+    yield SpyBot
+    del BOTS["spy"]
+
+
+def test_candidate_sits_in_each_seat_once(spy: object) -> None:
+    unit = Unit(0, 7, CLASSIC, BotSpec("spy"), BotSpec("random"), int(Contract.LTOOSH))
+    res = play_unit(unit)
+    assert len(res.scores) == 4
+    seats = [seat for _, seat in SpyBot.calls]
+    # Replay r has the spy in seat r only: 13 tricks, so 13 cards per replay.
+    assert seats == [0] * 13 + [1] * 13 + [2] * 13 + [3] * 13
+    for r in range(4):
+        assert sum(res.scores[r]) == -195
+
+
+def test_same_bot_on_both_sides_is_a_draw() -> None:
+    cfg = ArenaConfig(parse_spec("basic"), parse_spec("basic"), CLASSIC, units=5, seed=3)
+    out = run(cfg)
+    assert [r.diff for r in out.results] == [0.0] * 5
+
+
+def test_runs_are_reproducible_and_jobs_do_not_matter() -> None:
+    cfg = ArenaConfig(parse_spec("strong:samples=2"), parse_spec("novice"), CLASSIC, units=5, seed=11)
+    a = run(cfg)
+    b = run(cfg)
+    cfg.jobs = 2
+    c = run(cfg)
+    assert [r.scores for r in a.results] == [r.scores for r in b.results] == [r.scores for r in c.results]
+    doc = summary(a)
+    assert set(doc["contracts"]) == {c.id for c in CLASSIC.contracts}
+
+
+def test_kingdom_mode_plays_five_contracts() -> None:
+    cfg = ArenaConfig(parse_spec("basic"), parse_spec("random"), CLASSIC, units=1, seed=2, kingdom=True)
+    out = run(cfg)
+    (res,) = out.results
+    assert all(sum(s) == 0 for s in res.scores)  # a kingdom of individual play sums to zero
+    doc = summary(out)
+    assert doc["mode"] == "kingdom" and doc["overall"]["n"] == 1 and "as_king" in doc
+
+
+def test_interrupt_keeps_what_was_measured() -> None:
+    cfg = ArenaConfig(parse_spec("basic"), parse_spec("random"), CLASSIC, units=10, seed=1)
+
+    def stop_after_three(done: int, total: int) -> None:
+        if done == 3:
+            raise KeyboardInterrupt
+
+    out = run(cfg, stop_after_three)
+    assert out.interrupted and len(out.results) == 3
+    assert summary(out)["units_played"] == 3
+
+
+def test_spec_parsing() -> None:
+    assert parse_spec("strong:samples=40:inference=false").options == {"samples": 40, "inference": False}
+    with pytest.raises(SpecError, match=r"known: .*basic"):
+        parse_spec("grandmaster")
+    with pytest.raises(SpecError, match="option"):
+        parse_spec("strong:samples")
+    with pytest.raises(SpecError, match="bad option"):
+        parse_spec("basic:depth=3")
+
+
+# -- the command ------------------------------------------------------------------------------------
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+
+    @app.callback()
+    def main() -> None:
+        """opentrix (test harness)."""
+
+    register(app)
+    return app
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(_app(), ["arena", "--quiet", *args])
+    return result.exit_code, result.output
+
+
+def test_cli_rejects_unknown_bot() -> None:
+    code, out = invoke("--bots", "strong,wizard", "--deals", "1")
+    assert code == 2 and "wizard" in out and "basic" in out
+
+
+@pytest.mark.parametrize("deals", ["0", "-3", "many"])
+def test_cli_rejects_bad_deals(deals: str) -> None:
+    code, out = invoke("--bots", "basic,random", "--deals", deals)
+    assert code == 2 and "--deals" in out
+
+
+def test_cli_rejects_unwritable_output(tmp_path: Path) -> None:
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", str(tmp_path / "missing" / "x.json"))
+    assert code == 2 and "does not exist" in out
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--plot", str(tmp_path))
+    assert code == 2 and "folder" in out
+
+
+def test_cli_rejects_unknown_contract() -> None:
+    code, out = invoke("--bots", "basic,random", "--contracts", "hearts")
+    assert code == 2 and "ltoosh" in out
+
+
+def test_cli_json_and_plot(tmp_path: Path) -> None:
+    js, png = tmp_path / "r.json", tmp_path / "r.png"
+    code, out = invoke("--bots", "basic,random", "--deals", "10", "--seed", "4", "--json", str(js), "--plot", str(png))
+    assert code == 0, out
+    assert "Ltoosh" in out and "median" in out
+    doc = json.loads(js.read_text())
+    assert doc["candidate"] == "basic" and doc["baseline"] == "random" and doc["units_played"] == 10
+    assert set(doc["contracts"]) == {"king_of_hearts", "queens", "diamonds", "ltoosh", "trix"}
+    for stat in [*doc["contracts"].values(), doc["negative"], doc["overall"]]:
+        assert set(stat) == {"n", "mean", "ci95"}
+    assert set(doc["time_per_move"]["candidate"]) == {"moves", "median_ms", "p95_ms"}
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_json_to_stdout_is_clean() -> None:
+    code, out = invoke("--bots", "basic,random", "--deals", "2", "--contracts", "ltoosh", "--json", "-")
+    assert code == 0
+    start = out.index("{")
+    doc = json.loads(out[start:])
+    assert doc["contracts"].keys() == {"ltoosh"}

@@ -1,0 +1,296 @@
+"""Bots: legal in every phase and preset, the basic bot's rules of thumb, and no peeking."""
+
+from __future__ import annotations
+
+import pytest
+
+from opentrix import actions as A
+from opentrix.bots import LEVELS, BasicBot, StrongBot, bot_names, make_bot
+from opentrix.bots.cheat import CheatBot
+from opentrix.cards import CardSet, parse_card
+from opentrix.contracts import Contract
+from opentrix.deal import Phase
+from opentrix.match import Match
+from opentrix.rules import PRESETS, Rules
+from opentrix.view import view
+
+ALL = set(range(52))
+
+
+def build_hands(spec: dict[int, str]) -> list[int]:
+    """Hands from card lists; seats given fewer than 13 cards are filled with the lowest cards left."""
+    hands = [CardSet.parse(spec.get(s, "")) for s in range(4)]
+    used = set().union(*(set(int(c) for c in h) for h in hands))
+    rest = sorted(ALL - used)
+    out = []
+    for h in hands:
+        cards = [int(c) for c in h]
+        while len(cards) < 13:
+            cards.append(rest.pop(0))
+        out.append(sum(1 << c for c in cards))
+    return out
+
+
+def position(preset: str, spec: dict[int, str], contract: str, plays: str = "") -> Match:
+    """A match at a hand-built point: the contract named, no claims or doubles, then ``plays``."""
+    m = Match(Rules.preset(preset), build_hands(spec))
+    m.apply(A.choose(contract))
+    while m.phase in (Phase.CLAIM, Phase.DOUBLE):
+        m.apply(A.NO_CLAIM if m.phase == Phase.CLAIM else A.NO_DOUBLE)
+    for p in plays.split():
+        m.apply(A.parse(p))
+    return m
+
+
+def basic_choice(m: Match) -> tuple[int, str]:
+    seat = m.turn
+    assert seat is not None
+    return BasicBot(seed=1).explain(view(m, seat), m.legal_actions())
+
+
+def quick_strong(seed: object = 1) -> StrongBot:
+    return StrongBot(seed=str(seed), samples=3, budget_ms=None)
+
+
+# -- every bot, every preset, every phase -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_bot_plays_legally_in_every_phase(preset: str) -> None:
+    rules = Rules.preset(preset).with_options(kingdoms=1, tiebreak="none")
+    phases: set[Phase] = set()
+    for start in range(2):
+        m = Match(rules, seed=f"legal-{preset}-{start}")
+        names = ["basic", "novice", "random", "strong"]
+        bots = [
+            quick_strong(s) if names[(s + start) % 4] == "strong" else make_bot(names[(s + start) % 4], seed=s)
+            for s in range(4)
+        ]
+        while not m.is_over:
+            if m.phase == Phase.DEAL_OVER:
+                m.start_deal()
+                continue
+            seat = m.turn
+            assert seat is not None
+            legal = m.legal_actions()
+            phases.add(Phase(m.phase))
+            action, reason = bots[seat].explain(view(m, seat), legal)
+            assert action in legal, (preset, m.phase, action, legal)
+            assert isinstance(reason, str) and reason
+            m.apply(action, seat)
+    assert {Phase.CHOOSE_CONTRACT, Phase.PLAY} <= phases
+    if Rules.preset(preset).doubling:
+        assert Phase.DOUBLE in phases
+
+
+@pytest.mark.parametrize("name", ["basic", "strong"])
+def test_claim_and_double_decisions_are_legal(name: str) -> None:
+    # Wikipedia rules: a King of Hearts redeal is allowed and doubling is on.
+    spec = {0: "7H KH 2S 3S 4S 5S 6S 2D 3D 4D 5D 6D 2C"}
+    m = Match(Rules.preset("wikipedia"), build_hands(spec))
+    m.apply(A.choose("king_of_hearts"))
+    bot = quick_strong() if name == "strong" else make_bot(name, seed=1)
+    while m.phase in (Phase.CLAIM, Phase.DOUBLE):
+        seat = m.turn
+        assert seat is not None
+        legal = m.legal_actions()
+        action = bot.act(view(m, seat), legal)
+        assert action in legal
+        m.apply(action)
+        if m.phase == Phase.DEAL_OVER:
+            break
+
+
+def test_levels_and_names() -> None:
+    assert LEVELS == {"easy": "novice", "medium": "basic", "hard": "strong"}
+    assert "cheat" not in bot_names()  # never offered at a table
+    assert isinstance(make_bot("hard", seed=1), StrongBot)
+    easy = make_bot("easy", seed=1)
+    assert isinstance(easy, BasicBot) and easy.mistakes > 0
+    with pytest.raises(ValueError, match="known"):
+        make_bot("nonsense")
+    with pytest.raises(ValueError):
+        StrongBot(samples=None, budget_ms=None)
+
+
+def test_basic_is_deterministic_given_its_seed() -> None:
+    def run(seed: int) -> list[int]:
+        m = Match(Rules.preset("classic"), seed=5)
+        bots = [make_bot("novice", seed=seed + s) for s in range(4)]
+        out = []
+        while m.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER):
+            seat = m.turn
+            assert seat is not None
+            a = bots[seat].act(view(m, seat), m.legal_actions())
+            out.append(a)
+            m.apply(a)
+        return out
+
+    assert run(1) == run(1)
+
+
+# -- the basic bot's rules of thumb ---------------------------------------------------------------
+
+
+def test_ltoosh_ducks_with_its_highest_safe_card() -> None:
+    m = position("classic", {0: "7H 9S", 1: "KS 8S 4S"}, "ltoosh", "9S")
+    card, reason = basic_choice(m)
+    assert card == parse_card("8S") and "duck" in reason
+
+
+def test_ltoosh_sheds_its_highest_card_when_void() -> None:
+    spec = {0: "7H 2C", 1: "AS KD 3D 2D 2H 3H 4H 5H 6H 8H 9H TH JH"}
+    m = position("classic", spec, "ltoosh", "2C")
+    card, _ = basic_choice(m)
+    assert card == parse_card("AS")
+
+
+def test_king_of_hearts_dumped_when_void() -> None:
+    spec = {0: "7H 2C", 1: "KH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS AS"}
+    m = position("classic", spec, "king_of_hearts", "2C")
+    card, reason = basic_choice(m)
+    assert card == parse_card("KH") and "dump" in reason
+
+
+def test_queen_dumped_when_void_and_ducked_when_following() -> None:
+    spec = {0: "7H 2C 9D", 1: "QD 2S 3S 4S 5S 6S 7S 8S 9S TS JS 3D AD"}
+    m = position("classic", spec, "queens", "2C")
+    assert basic_choice(m)[0] == parse_card("QD")
+    m = position("classic", {0: "7H KD", 1: "QD 3D AD"}, "queens", "KD")
+    assert basic_choice(m)[0] == parse_card("QD")  # the queen ducks under the king
+
+
+def test_diamonds_keeps_its_low_diamond() -> None:
+    m = position("classic", {0: "7H 9D", 1: "AD 5D 2D"}, "diamonds", "9D")
+    assert basic_choice(m)[0] == parse_card("5D")
+
+
+def test_king_of_hearts_leads_low_hearts_to_hunt_the_king() -> None:
+    spec = {0: "7H 2H 3H AC KC QC JC TC AS KS QS JS TS", 1: "KH"}
+    m = position("wikipedia", spec, "king_of_hearts")
+    assert parse_card(A.to_str(basic_choice(m)[0])) // 13 == 1  # a heart: the king must fall sometime
+
+
+def test_trix_opens_the_jack_that_leads_into_its_own_cards() -> None:
+    spec = {0: "7H JS TS 9S JD 2C 3C 4C 5C 6C 7C 8C 9C"}
+    m = position("classic", spec, "trix")
+    card, reason = basic_choice(m)
+    assert card == parse_card("JS") and "jack" in reason
+
+
+def test_trix_holds_back_cards_that_help_others() -> None:
+    from opentrix.bots.policy import place_trix
+
+    # J♠ and J♣ are down. 10♠ leads to our own 9♠; Q♣ would open K♣ for whoever holds it.
+    hand = CardSet.parse("TS 9S QC 2D")
+    legal = CardSet.parse("TS QC")
+    gone = CardSet.parse("JS JC")
+    assert place_trix(hand, legal, gone) == parse_card("TS")
+    # With 9♠ gone as well... it cannot be: 10♠ must come first. Q♣ with our K♣ behind it beats a lone 10♠.
+    hand = CardSet.parse("TS QC KC 2D")
+    assert place_trix(hand, CardSet.parse("TS QC"), gone) == parse_card("QC")
+
+
+def test_contract_choice_suits_the_hand() -> None:
+    low = "7H 2S 3S 4S 2H 3H 4H 2D 3D 4D 2C 3C 4C"
+    m = Match(Rules.preset("classic"), build_hands({0: low}))
+    assert basic_choice(m)[0] in (A.choose("ltoosh"), A.choose("diamonds"))
+    bare_king = "7H KH AS AC AD KS KC KD QS QC JS JC JD"
+    m = Match(Rules.preset("classic"), build_hands({0: bare_king}))
+    assert basic_choice(m)[0] not in (A.choose("ltoosh"), A.choose("king_of_hearts"))
+
+
+def test_doubles_only_a_guarded_king() -> None:
+    guarded = "7H KH 2H 3H 4H 5H 6H 2S 3S 4S 5S 6S 2C"
+    m = Match(Rules.preset("denexa"), build_hands({0: guarded}))  # doubling on, no redeal claims
+    m.apply(A.choose("king_of_hearts"))
+    assert m.phase == Phase.DOUBLE and m.turn == 0
+    assert basic_choice(m)[0] == A.double("KH")
+    bare = "7H KH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS"
+    m = Match(Rules.preset("denexa"), build_hands({0: bare}))
+    m.apply(A.choose("king_of_hearts"))
+    assert basic_choice(m)[0] == A.NO_DOUBLE
+
+
+def test_claims_a_redeal_with_a_bare_king() -> None:
+    spec = {1: "7H", 0: "KH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS AS"}
+    m = Match(Rules.preset("wikipedia"), build_hands(spec))
+    m.apply(A.choose("king_of_hearts"))
+    while m.turn != 0:
+        m.apply(A.NO_CLAIM)
+    assert m.legal_actions() == [A.CLAIM, A.NO_CLAIM]
+    assert basic_choice(m)[0] == A.CLAIM
+
+
+# -- no table bot can see hidden cards ----------------------------------------------------------------
+
+
+def _reshuffled(m: Match, seat: int, seed: int) -> Match:
+    """The same history with the cards this seat cannot see dealt differently, as its view allows."""
+    import random
+
+    from opentrix.bots.knowledge import Knowledge
+
+    deal = m.deal
+    assert deal is not None
+    know = Knowledge.from_view(view(m, seat))
+    seven = parse_card("7H")
+    if know.unseen >> seven & 1:  # the first king is the holder of 7♥: keep it where it is
+        know.fixed[deal.king] |= 1 << seven
+    hands = know.sample(random.Random(seed))
+    dealt = [hands[s] | know.played[s] for s in range(4)]
+    other = Match(m.rules, dealt)
+    other.apply(A.choose(Contract(deal.contract)))
+    # Who was asked about doubling depends on who holds the cards; what was doubled is public.
+    while other.phase in (Phase.CLAIM, Phase.DOUBLE):
+        turn = other.turn
+        assert turn is not None
+        mine = know.doubled & other.deals[-1].hands[turn] & ~other.deals[-1].doubled
+        if mine:
+            other.apply(A.double((mine & -mine).bit_length() - 1))
+        else:
+            other.apply(A.NO_CLAIM if other.phase == Phase.CLAIM else A.NO_DOUBLE)
+    for _, a in view(m, seat).plays:
+        other.apply(a)
+    return other
+
+
+@pytest.mark.parametrize("name", ["basic", "strong"])
+@pytest.mark.parametrize("preset", ["classic", "wikipedia"])
+def test_decisions_depend_only_on_the_view(name: str, preset: str) -> None:
+    checked = 0
+    for game in range(3):
+        m = Match(Rules.preset(preset), seed=f"peek-{game}")
+        m.apply(m.legal_actions()[game % len(m.legal_actions())])
+        walker = make_bot("basic", seed=game)
+        step = 0
+        while m.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER):
+            seat = m.turn
+            assert seat is not None
+            legal = m.legal_actions()
+            if m.phase == Phase.PLAY and step % 5 == 2 and len(legal) > 1:
+                twin = _reshuffled(m, seat, step)
+                assert twin.deal is not None and m.deal is not None
+                assert twin.deal.hands != m.deal.hands or step > 40  # hidden cards really moved
+                assert view(twin, seat) == view(m, seat)
+                a = quick_strong(step) if name == "strong" else BasicBot(seed=step)
+                b = quick_strong(step) if name == "strong" else BasicBot(seed=step)
+                assert a.act(view(m, seat), legal) == b.act(view(twin, seat), twin.legal_actions())
+                checked += 1
+            m.apply(walker.act(view(m, seat), legal))
+            step += 1
+    assert checked >= 10
+
+
+def test_the_cheat_never_acts_on_a_view() -> None:
+    m = Match(Rules.preset("classic"), seed=1)
+    bot = CheatBot(seed=1)
+    with pytest.raises(RuntimeError, match="arena"):
+        bot.act(view(m, m.king), m.legal_actions())
+    assert bot.act_full(m, m.king, m.legal_actions()) in m.legal_actions()
+
+
+def test_contracts_enum_covers_complex() -> None:
+    # Complex rules have two contracts; the basic bot must pick one of them.
+    m = Match(Rules.preset("complex"), seed=3)
+    assert basic_choice(m)[0] in (A.choose(Contract.COMPLEX), A.choose(Contract.TRIX))
