@@ -186,7 +186,7 @@ def test_trix_holds_back_cards_that_help_others() -> None:
     legal = CardSet.parse("TS QC")
     gone = CardSet.parse("JS JC")
     assert place_trix(hand, legal, gone) == parse_card("TS")
-    # With 9♠ gone as well... it cannot be: 10♠ must come first. Q♣ with our K♣ behind it beats a lone 10♠.
+    # Q♣ with our own K♣ behind it beats a 10♠ that opens 9♠ for someone else.
     hand = CardSet.parse("TS QC KC 2D")
     assert place_trix(hand, CardSet.parse("TS QC"), gone) == parse_card("QC")
 
@@ -220,6 +220,46 @@ def test_claims_a_redeal_with_a_bare_king() -> None:
         m.apply(A.NO_CLAIM)
     assert m.legal_actions() == [A.CLAIM, A.NO_CLAIM]
     assert basic_choice(m)[0] == A.CLAIM
+
+
+# -- the strong bot's sampler ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("preset", "contract"), [("wikipedia", "queens"), ("classic", "ltoosh"), ("denexa", "trix")])
+def test_sampled_deals_fit_everything_seen(preset: str, contract: str) -> None:
+    import random
+
+    from opentrix.bots.knowledge import Knowledge
+
+    rng = random.Random(0)
+    banned_seen = 0
+    for game in range(4):
+        m = Match(Rules.preset(preset), seed=f"sampler-{game}")
+        m.apply(A.choose(contract))
+        while m.phase in (Phase.CLAIM, Phase.DOUBLE):  # double every queen shown: holders become known
+            legal = m.legal_actions()
+            m.apply(A.NO_CLAIM if m.phase == Phase.CLAIM else legal[0])
+        walker = make_bot("random", seed=game)
+        while m.phase == Phase.PLAY:
+            seat = m.turn
+            assert seat is not None and m.deal is not None
+            know = Knowledge.from_view(view(m, seat))
+            truth = m.deal.hands
+            for s in range(4):
+                assert not truth[s] & know.banned[s], "a fact inferred from the view must hold for the true deal"
+                assert truth[s] & know.fixed[s] == know.fixed[s]
+            banned_seen += sum(bool(b) for b in know.banned)
+            for _ in range(5):
+                hands = know.sample(rng)
+                assert hands[seat] == truth[seat]
+                assert [h.bit_count() for h in hands] == [h.bit_count() for h in truth]
+                assert hands[0] | hands[1] | hands[2] | hands[3] == truth[0] | truth[1] | truth[2] | truth[3]
+                for s in range(4):
+                    assert not hands[s] & know.banned[s]
+                    assert hands[s] & know.fixed[s] == know.fixed[s]
+                know.deal_from(hands)  # replaying the deal on the sample is legal: it fits every play seen
+            m.apply(walker.act(view(m, seat), m.legal_actions()))
+    assert banned_seen > 0
 
 
 # -- no table bot can see hidden cards ----------------------------------------------------------------
