@@ -1,0 +1,290 @@
+"""The ASGI app: JSON API for the lobby and history, one WebSocket per player, and the web client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from ..record import Record, RecordError
+from ..rules import PRESETS
+from .hub import Hub, NewTable, clean_name, table_levels
+from .protocol import BadMessage, parse_action, parse_message, parse_seat
+from .protocol import error as error_message
+from .replay import replay_frames
+from .settings import Settings
+from .table import Connection, TableError
+
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+MAX_BODY = 2_000_000  # an uploaded record for the replay viewer
+
+
+def _bad(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise TableError("request too large")
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError:
+        raise TableError("the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise TableError("the request body must be a JSON object")
+    return data
+
+
+def _opt_bool(data: dict[str, Any], key: str) -> bool | None:
+    value = data.get(key)
+    if value is None or isinstance(value, bool):
+        return value
+    raise TableError(f"{key!r} must be true or false")
+
+
+def _opt_int(data: dict[str, Any], key: str, default: int | None) -> int | None:
+    value = data.get(key, default)
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise TableError(f"{key!r} must be a whole number")
+
+
+def new_table_spec(data: dict[str, Any]) -> NewTable:
+    """Read a create-table request: ``{"name", "rules", "doubling", "partnership", "complex", "kingdoms",
+    "timer", "bots": [level per seat or for seats 1-3], "seat", "seed", "start"}``."""
+    bots = data.get("bots", "medium")
+    if isinstance(bots, str):
+        bots = [bots]
+    if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots) or len(bots) not in (1, 3, 4):
+        raise TableError('\'bots\' is one level, or a level per seat (e.g. ["hard", "medium", "easy"])')
+    host = _opt_int(data, "seat", 0) or 0
+    if len(bots) == 1:
+        levels = bots * 4
+    elif len(bots) == 3:
+        it = iter(bots)
+        levels = [("medium" if s == host else next(it)) for s in range(4)]
+    else:
+        levels = list(bots)
+    name = data.get("name", "Host")
+    preset = data.get("rules", "classic")
+    if not isinstance(name, str) or not isinstance(preset, str):
+        raise TableError("'name' and 'rules' must be strings")
+    return NewTable(
+        name=name,
+        preset=preset,
+        doubling=_opt_bool(data, "doubling"),
+        partnership=_opt_bool(data, "partnership"),
+        complex=_opt_bool(data, "complex"),
+        kingdoms=_opt_int(data, "kingdoms", None),
+        timer=_opt_int(data, "timer", 0) or 0,
+        bots=(levels[0], levels[1], levels[2], levels[3]),
+        host_seat=host,
+        seed=_opt_int(data, "seed", None),
+        start=bool(data.get("start", False)),
+    )
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    hub = Hub(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hub.startup()
+        yield
+        await hub.shutdown()
+
+    app = FastAPI(title="opentrix", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+    app.state.hub = hub
+
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, exc: TableError) -> JSONResponse:
+        return _bad(str(exc))
+
+    # -- pages (the web client is one page; it reads the path) ------------------------------------
+
+    index = STATIC / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/t/{code}", include_in_schema=False)
+    @app.get("/history", include_in_schema=False)
+    @app.get("/replay/{code}", include_in_schema=False)
+    @app.get("/replay", include_in_schema=False)
+    async def page(code: str | None = None) -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # -- JSON API -----------------------------------------------------------------------------------
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables": len(hub.tables)}
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        return {"presets": list(PRESETS), "levels": table_levels()}
+
+    @app.post("/api/tables")
+    async def create_table(request: Request) -> dict[str, Any]:
+        spec = new_table_spec(await _json_body(request))
+        table, token = await hub.create(spec)
+        return {"id": table.id, "seat": spec.host_seat, "token": token, "url": f"/t/{table.id}"}
+
+    @app.get("/api/tables/{code}")
+    async def table_info(code: str) -> Response:
+        table = hub.get(code)
+        if table is not None:
+            return JSONResponse(await table.call(_async(table.summary)))
+        row = await hub.store.run(hub.storage.load_table, code.upper())
+        if row is None:
+            return _bad(f"no table {code!r}", 404)
+        return JSONResponse({"id": row.id, "status": row.status})
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, request: Request) -> Response:
+        table = hub.get(code)
+        if table is None:
+            return _bad(f"no table {code!r}", 404)
+        data = await _json_body(request)
+        name = data.get("name")
+        if not isinstance(name, str):
+            raise TableError("give your name")
+        try:
+            seat_wanted = parse_seat(data.get("seat"))
+        except BadMessage as e:
+            raise TableError(str(e)) from None
+        seat, token = await table.call(lambda: table.join(clean_name(name), seat_wanted))
+        return JSONResponse({"id": table.id, "seat": seat, "token": token})
+
+    @app.post("/api/tables/{code}/start")
+    async def start(code: str, request: Request) -> Response:
+        table = hub.get(code)
+        if table is None:
+            return _bad(f"no table {code!r}", 404)
+        token = (await _json_body(request)).get("token")
+        await table.call(lambda: table.begin(token if isinstance(token, str) else None))
+        return JSONResponse({"ok": True})
+
+    @app.get("/api/history")
+    async def history(limit: int = 50, offset: int = 0) -> dict[str, Any]:
+        limit = max(1, min(limit, 200))
+        rows = await hub.store.run(hub.storage.list_finished, limit, max(0, offset))
+        return {
+            "matches": [
+                {
+                    "id": r.id,
+                    "rules": r.rules,
+                    "players": r.players,
+                    "totals": r.totals,
+                    "winners": r.winners,
+                    "finished_at": r.finished_at.isoformat(),
+                }
+                for r in rows
+            ]
+        }
+
+    @app.get("/api/tables/{code}/record")
+    async def record(code: str) -> Response:
+        text = await hub.store.run(hub.storage.get_record, code.upper())
+        if text is None:
+            return _bad(f"no finished match at table {code!r}", 404)
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="opentrix-{code.upper()}.json"'},
+        )
+
+    @app.get("/api/tables/{code}/replay")
+    async def replay(code: str) -> Response:
+        text = await hub.store.run(hub.storage.get_record, code.upper())
+        if text is None:
+            return _bad(f"no finished match at table {code!r}", 404)
+        return JSONResponse(replay_frames(Record.loads(text)))
+
+    @app.post("/api/replay")
+    async def replay_upload(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return _bad("record too large")
+        try:
+            frames = await asyncio.to_thread(lambda: replay_frames(Record.loads(body)))
+        except RecordError as e:
+            return _bad(str(e))
+        return JSONResponse(frames)
+
+    # -- play ---------------------------------------------------------------------------------------
+
+    @app.websocket("/ws/{code}")
+    async def play(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        table = hub.get(code)
+        if table is None:
+            await ws.send_text(error_message(f"no table {code!r}"))
+            await ws.close(code=4404)
+            return
+        conn = Connection(ws.send_text, ws.close)
+        writer = asyncio.create_task(conn.pump())
+        attached = False
+        try:
+            while True:
+                text = await ws.receive_text()
+                try:
+                    msg = parse_message(text, settings.max_message)
+                    if msg.type == "ping":
+                        conn.send('{"type":"pong"}')
+                    elif msg.type == "hello":
+                        if attached:
+                            raise BadMessage("already said hello")
+                        token = msg.data.get("token")
+                        seat = table.seat_of_token(token if isinstance(token, str) else None)
+                        if token and seat is None:
+                            conn.send(error_message("that seat token is not valid at this table; you are watching"))
+                        last = msg.data.get("last")
+                        epoch = msg.data.get("epoch")
+                        await table.call(
+                            lambda seat=seat, last=last, epoch=epoch: table.attach(
+                                conn,
+                                seat,
+                                last if isinstance(last, int) and not isinstance(last, bool) else None,
+                                epoch if isinstance(epoch, str) else None,
+                            )
+                        )
+                        attached = True
+                    elif not attached:
+                        raise BadMessage("say hello first")
+                    elif msg.type == "act":
+                        action = parse_action(msg.data.get("action"))
+                        claimed = parse_seat(msg.data.get("seat"))
+                        table.post(lambda action=action, claimed=claimed: table.act(conn, action, claimed))
+                    elif msg.type == "next":
+                        table.post(lambda: table.next_deal(conn))
+                    elif msg.type == "back":
+                        table.post(lambda: table.take_back(conn))
+                except BadMessage as e:
+                    conn.send(error_message(str(e)))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            if attached:
+                table.post(lambda: table.detach(conn))
+            conn.stop()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 1)
+
+    return app
+
+
+def _async(fn: Any) -> Any:
+    async def job() -> Any:
+        return fn()
+
+    return job

@@ -1,0 +1,103 @@
+"""``opentrix serve`` (host tables for friends) and the browser side of ``opentrix play``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import webbrowser
+from typing import Annotated
+
+import typer
+
+from .settings import Settings
+
+WS_MAX_SIZE = 1 << 20  # frames above this close the socket; the app answers smaller oversized ones itself
+
+
+def _uvicorn_config(settings: Settings, host: str, port: int, log_level: str):  # type: ignore[no-untyped-def]
+    import uvicorn
+
+    from .app import create_app
+
+    return uvicorn.Config(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=WS_MAX_SIZE,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        timeout_graceful_shutdown=3,
+    )
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0 for every interface)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(help="SQLite file or postgresql:// URL (default: $OPENTRIX_DATABASE_URL, else the data folder)"),
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before playing")] = 0.9,
+    deal_pause: Annotated[float, typer.Option(help="seconds the end-of-deal summary stays up at most")] = 20.0,
+    grace: Annotated[float, typer.Option(help="seconds before a bot takes the seat of a player who left")] = 45.0,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+) -> None:
+    """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
+    import uvicorn
+
+    from .settings import database_url
+
+    if bot_delay < 0 or deal_pause < 0 or grace < 0:
+        raise typer.BadParameter("delays are seconds, 0 or more")
+    settings = Settings(database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace)
+    url = database_url(database)
+    typer.echo(f"opentrix: tables stored in {url.split('@')[-1]}")
+    typer.echo(f"opentrix: open http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/ in a browser")
+    uvicorn.Server(_uvicorn_config(settings, host, port, log_level)).run()
+
+
+def play_web(
+    rules: str,
+    bots: list[str],
+    seed: int | None,
+    host: str,
+    port: int,
+    database: str | None,
+    open_browser: bool,
+    bot_delay: float = 0.9,
+) -> None:
+    """Start a local server, sit the player at seat 0 against three bots, and open the browser there."""
+    import uvicorn
+
+    from .hub import NewTable
+
+    settings = Settings(database=database, bot_delay=bot_delay)
+    config = _uvicorn_config(settings, host, port, "warning")
+    server = uvicorn.Server(config)
+
+    async def main() -> None:
+        serving = asyncio.create_task(server.serve())
+        while not server.started:
+            if serving.done():
+                await serving
+                raise typer.Exit(1)
+            await asyncio.sleep(0.05)
+        bound = server.servers[0].sockets[0].getsockname()[1]
+        levels = ("medium", bots[0], bots[1], bots[2])
+        spec = NewTable(name="You", preset=rules, bots=levels, seed=seed, start=True)
+        table, token = await config.app.state.hub.create(spec)  # type: ignore[attr-defined]
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        url = f"http://{shown}:{bound}/t/{table.id}#seat=0&token={token}"
+        typer.echo(f"opentrix: your table is at {url}")
+        typer.echo("opentrix: press Ctrl-C to stop the server (the match is kept and resumes next time)")
+        if open_browser:
+            webbrowser.open(url)
+        await serving
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(serve)

@@ -1,0 +1,139 @@
+"""All the tables of one server: creating them, finding them, and picking them up again after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import EXTERNAL, bot_names
+from ..rules import PRESETS, RulesError
+from .asyncstore import AsyncStore
+from .settings import Settings, database_url
+from .storage import SeatRow, Storage, TableRow
+from .table import Table, TableError, new_token, rules_for, token_hash
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
+CODE_LENGTH = 6
+MAX_TIMER = 600
+
+
+def table_levels() -> list[str]:
+    """Bot levels a table may seat (optional external bots are for the arena)."""
+    return [b for b in bot_names() if b not in EXTERNAL]
+
+
+@dataclass
+class NewTable:
+    """What a host asks for when creating a table."""
+
+    name: str = "Host"
+    preset: str = "classic"
+    doubling: bool | None = None
+    partnership: bool | None = None
+    complex: bool | None = None
+    kingdoms: int | None = None
+    timer: int = 0
+    bots: tuple[str, str, str, str] = ("medium", "medium", "medium", "medium")
+    host_seat: int = 0
+    seed: int | None = None
+    start: bool = False  # fill the empty seats with bots and start at once (``opentrix play``)
+
+    def check(self) -> None:
+        if self.preset not in PRESETS:
+            raise TableError(f"unknown rules preset {self.preset!r} (known: {', '.join(PRESETS)})")
+        if self.kingdoms not in (None, 1, 4):
+            raise TableError("kingdoms must be 1 (one kingdom) or 4 (a full match)")
+        if not 0 <= self.timer <= MAX_TIMER:
+            raise TableError(f"the move timer must be 0 (none) to {MAX_TIMER} seconds")
+        if not 0 <= self.host_seat <= 3:
+            raise TableError("the host's seat must be 0 to 3")
+        levels = table_levels()
+        for level in self.bots:
+            if level not in levels:
+                raise TableError(f"unknown bot level {level!r} (known: {', '.join(levels)})")
+        name = self.name.strip()
+        if not name or len(name) > 40:
+            raise TableError("a name has 1 to 40 characters")
+
+
+def clean_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name or len(name) > 40:
+        raise TableError("a name has 1 to 40 characters")
+    return name
+
+
+class Hub:
+    """The server's tables, keyed by their invite code."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.storage = Storage(database_url(settings.database), schema=settings.schema)
+        self.store = AsyncStore(self.storage)
+        self.tables: dict[str, Table] = {}
+        self.epoch = secrets.token_hex(4)  # changes with every server start: event numbers restart
+
+    async def startup(self) -> None:
+        """Migrate the schema, then resume every table that was in the lobby or being played."""
+        await self.store.run(self.storage.migrate)
+        for row in await self.store.run(self.storage.load_active):
+            table = Table(row, self.store, self.settings, self.epoch)
+            self.tables[table.id] = table
+            table.start_owner()
+
+    async def shutdown(self) -> None:
+        await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
+        await self.store.close()
+
+    def get(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id.upper())
+
+    async def create(self, spec: NewTable) -> tuple[Table, str]:
+        """A new table with the host in his seat; returns it and the host's seat token."""
+        spec.check()
+        try:
+            rules = rules_for(
+                spec.preset,
+                doubling=spec.doubling,
+                partnership=spec.partnership,
+                complex=spec.complex,
+                kingdoms=spec.kingdoms,
+            )
+        except RulesError as e:
+            raise TableError(str(e)) from None
+        token = new_token()
+        seats = []
+        for s in range(4):
+            if s == spec.host_seat:
+                name = clean_name(spec.name)
+                seats.append(SeatRow(s, "human", name, self.settings.substitute_level, token_hash(token)))
+            else:
+                seats.append(SeatRow(s, "bot" if spec.start else "open", "", spec.bots[s]))
+        options: dict[str, Any] = {"timer": spec.timer}
+        seed = spec.seed if spec.seed is not None else secrets.randbits(48)
+        for _ in range(10):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code in self.tables:
+                continue
+            row = TableRow(
+                id=code,
+                status="playing" if spec.start else "lobby",
+                rules=rules.to_json(),
+                seed=seed,
+                options=options,
+                host_seat=spec.host_seat,
+                seats=seats,
+            )
+            try:
+                await self.store.run(self.storage.create_table, row)
+            except Exception:
+                if await self.store.run(self.storage.load_table, code) is None:
+                    raise
+                continue  # the code is taken by a stored table
+            table = Table(row, self.store, self.settings, self.epoch)
+            self.tables[code] = table
+            table.start_owner()
+            return table, token
+        raise TableError("could not find a free table code; try again")

@@ -1,0 +1,82 @@
+"""The WebSocket messages between the web client and a table, and how bad input is turned away.
+
+Client → server (JSON objects, one per WebSocket text message):
+
+- ``{"type": "hello", "token": str | null, "last": int | null, "epoch": str | null}`` first: the seat
+  token (none for a spectator) and the last event number seen, to catch up after a reconnect.
+- ``{"type": "act", "action": "QS" | "pass" | "contract queens" | "double KH" | "no double" | "claim" |
+  "no claim" | 0..66, "seat": int?}``: an action of the sender's seat.
+- ``{"type": "next"}``: ready for the next deal; ``{"type": "back"}``: take the seat back from the bot;
+  ``{"type": "ping"}``.
+
+Server → client: ``welcome``, ``update`` (an event and the recipient's view), ``catchup``, ``error``, ``pong``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .. import actions as A
+
+CLIENT_TYPES = ("hello", "act", "next", "back", "ping")
+
+
+class BadMessage(ValueError):
+    """A client message that cannot be acted on; its text goes back to that client."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    type: str
+    data: dict[str, Any]
+
+
+def parse_message(text: str | bytes, max_bytes: int) -> ClientMessage:
+    """Check size, JSON and type of one client message."""
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > max_bytes:
+        raise BadMessage(f"message too large ({size} bytes; the limit is {max_bytes})")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise BadMessage("malformed message: not JSON") from None
+    if not isinstance(data, dict):
+        raise BadMessage("malformed message: expected a JSON object")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        raise BadMessage(f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})")
+    return ClientMessage(kind, data)
+
+
+def parse_action(value: object) -> int:
+    """An action from its text (``QS``, ``10♦``, ``contract queens``, ``no double``…) or its id."""
+    if isinstance(value, bool):
+        raise BadMessage(f"not an action: {value!r}")
+    if isinstance(value, int):
+        if 0 <= value < A.NUM_ACTIONS:
+            return value
+        raise BadMessage(f"not an action id: {value} (expected 0 to {A.NUM_ACTIONS - 1})")
+    if isinstance(value, str) and len(value) <= 40:
+        try:
+            return A.parse(value)
+        except ValueError as e:
+            raise BadMessage(str(e)) from None
+    raise BadMessage("'action' must be a card such as 'QS', 'pass', 'contract queens', 'double KH' or 'claim'")
+
+
+def parse_seat(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+        return value
+    raise BadMessage(f"'seat' must be 0 to 3, not {value!r}")
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def error(message: str) -> str:
+    return dumps({"type": "error", "message": message})

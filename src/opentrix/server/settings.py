@@ -1,0 +1,54 @@
+"""Server settings: where tables are stored and how fast bots and deals move along."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+ENV_DATABASE = "OPENTRIX_DATABASE_URL"
+
+
+def default_database_path() -> Path:
+    """The SQLite file in the user's data folder (created on first use)."""
+    return Path(platformdirs.user_data_dir("opentrix", appauthor=False)) / "opentrix.db"
+
+
+def database_url(database: str | None = None) -> str:
+    """An SQLAlchemy URL from ``--database`` (a file or a URL), ``OPENTRIX_DATABASE_URL``, or the default file.
+
+    ``postgresql://`` URLs are driven by psycopg 3; anything without ``://`` is an SQLite file path.
+    """
+    value = database or os.environ.get(ENV_DATABASE) or ""
+    if not value:
+        path = default_database_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{path}"
+    if value.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + value.split("://", 1)[1]
+    if "://" in value:
+        return value
+    path = Path(value).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path.resolve()}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Knobs of a running server. Tests turn the delays down to zero."""
+
+    database: str | None = None
+    # Seconds a bot waits before it plays, so a human can follow the table.
+    bot_delay: float = 0.9
+    # Seconds the end-of-deal summary stays up unless every seated human asks for the next deal.
+    deal_pause: float = 20.0
+    # Seconds a disconnected player keeps the seat before a bot takes over (he can reclaim it later).
+    grace: float = 45.0
+    # Largest client message accepted, in bytes.
+    max_message: int = 4096
+    # Bot level that plays for a human who is away.
+    substitute_level: str = "medium"
+    # Database schema (PostgreSQL only): lets tests keep their tables apart.
+    schema: str | None = None

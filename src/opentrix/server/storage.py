@@ -1,0 +1,320 @@
+"""Where tables live between restarts: a small interface over SQLAlchemy 2 (SQLite or PostgreSQL).
+
+A table is stored as its rules, seed, seats and the list of action ints applied to its match (the
+exact serialisation: ``Match(rules, seed=seed)``, replaying the actions and calling ``start_deal()``
+whenever a deal is over rebuilds the state). Finished matches also keep their opentrix-record/1 text.
+The schema is created and upgraded by Alembic migrations (``server/migrations``) when a store opens.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "trix_tables",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("host_seat", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True)),
+    sa.Column("totals", sa.Text),
+    sa.Column("winners", sa.Text),
+    sa.Column("record", sa.Text),
+)
+
+seats_t = sa.Table(
+    "trix_seats",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("trix_tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("bot_level", sa.String(16), nullable=False),
+    sa.Column("token_hash", sa.String(64)),
+)
+
+actions_t = sa.Table(
+    "trix_actions",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("trix_tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.SmallInteger, nullable=False),
+    sa.Column("action", sa.SmallInteger, nullable=False),
+)
+
+STATUSES = ("lobby", "playing", "finished")
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "open" (in the lobby, nobody yet), "human" or "bot"
+    name: str
+    bot_level: str
+    token_hash: str | None = None
+
+
+@dataclass
+class TableRow:
+    """One table as stored; ``actions`` are (seat, action) pairs in the order they were applied."""
+
+    id: str
+    status: str
+    rules: Any  # the record's rules value: a preset name or an object of options
+    seed: int
+    options: dict[str, Any]
+    host_seat: int
+    seats: list[SeatRow]
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    actions: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class FinishedRow:
+    """A line of the history page."""
+
+    id: str
+    rules: Any
+    players: list[str]
+    totals: list[int]
+    winners: list[int]
+    finished_at: datetime
+
+
+class StorageError(RuntimeError):
+    """The store refused a write (for example an action index that is already taken)."""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+class Storage:
+    """Synchronous store; the server calls it from one worker thread (see ``asyncstore``)."""
+
+    def __init__(self, url: str, schema: str | None = None) -> None:
+        self.url = url
+        connect_args: dict[str, Any] = {}
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            connect_args["check_same_thread"] = False
+            connect_args["timeout"] = 30
+        elif schema is not None:
+            connect_args["options"] = f"-csearch_path={schema}"
+        if url.startswith("postgresql"):
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = sa.create_engine(url, connect_args=connect_args, **kwargs)
+        if url.startswith("sqlite"):
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    # -- schema -------------------------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision (creates it on an empty database)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def revision(self) -> str | None:
+        with self.engine.connect() as conn:
+            try:
+                return conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+            except sa.exc.DBAPIError:
+                return None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writing ------------------------------------------------------------------------------------
+
+    def create_table(self, row: TableRow) -> None:
+        now = _now()
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables_t.insert().values(
+                    id=row.id,
+                    status=row.status,
+                    rules=json.dumps(row.rules),
+                    seed=row.seed,
+                    options=json.dumps(row.options),
+                    host_seat=row.host_seat,
+                    created_at=row.created_at,
+                    updated_at=now,
+                )
+            )
+            conn.execute(
+                seats_t.insert(),
+                [
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "bot_level": s.bot_level,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+    def update_seats(self, table_id: str, seats: Iterable[SeatRow]) -> None:
+        with self.engine.begin() as conn:
+            for s in seats:
+                conn.execute(
+                    seats_t.update()
+                    .where(seats_t.c.table_id == table_id, seats_t.c.seat == s.seat)
+                    .values(kind=s.kind, name=s.name, bot_level=s.bot_level, token_hash=s.token_hash)
+                )
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(updated_at=_now()))
+
+    def set_status(self, table_id: str, status: str) -> None:
+        if status not in STATUSES:
+            raise ValueError(f"unknown table status {status!r}")
+        with self.engine.begin() as conn:
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(status=status, updated_at=_now()))
+
+    def append_actions(self, rows: Sequence[tuple[str, int, int, int]]) -> None:
+        """Store (table_id, idx, seat, action) rows in one transaction: all of them or none."""
+        if not rows:
+            return
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    actions_t.insert(),
+                    [{"table_id": t, "idx": i, "seat": s, "action": a} for t, i, s, a in rows],
+                )
+        except sa.exc.IntegrityError as e:
+            raise StorageError(f"action rejected by the store: {e.orig}") from None
+
+    def finish(self, table_id: str, record: str, totals: Sequence[int], winners: Sequence[int]) -> None:
+        now = _now()
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables_t.update()
+                .where(tables_t.c.id == table_id)
+                .values(
+                    status="finished",
+                    record=record,
+                    totals=json.dumps(list(totals)),
+                    winners=json.dumps(list(winners)),
+                    finished_at=now,
+                    updated_at=now,
+                )
+            )
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            t = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            if t is None:
+                return None
+            return self._row(conn, t)
+
+    def load_active(self) -> list[TableRow]:
+        """Every table in the lobby or being played: what a restarted server picks up again."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_t).where(tables_t.c.status.in_(("lobby", "playing"))).order_by(tables_t.c.created_at)
+            ).mappings()
+            return [self._row(conn, t) for t in list(rows)]
+
+    def _row(self, conn: sa.Connection, t: sa.RowMapping) -> TableRow:
+        seats = [
+            SeatRow(seat=s.seat, kind=s.kind, name=s.name, bot_level=s.bot_level, token_hash=s.token_hash)
+            for s in conn.execute(sa.select(seats_t).where(seats_t.c.table_id == t["id"]).order_by(seats_t.c.seat))
+        ]
+        actions = [
+            (a.seat, a.action)
+            for a in conn.execute(
+                sa.select(actions_t.c.seat, actions_t.c.action)
+                .where(actions_t.c.table_id == t["id"])
+                .order_by(actions_t.c.idx)
+            )
+        ]
+        return TableRow(
+            id=t["id"],
+            status=t["status"],
+            rules=json.loads(t["rules"]),
+            seed=t["seed"],
+            options=json.loads(t["options"]),
+            host_seat=t["host_seat"],
+            seats=seats,
+            created_at=_aware(t["created_at"]),
+            actions=actions,
+        )
+
+    def list_finished(self, limit: int = 50, offset: int = 0) -> list[FinishedRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_t.c.id, tables_t.c.rules, tables_t.c.totals, tables_t.c.winners)
+                .add_columns(tables_t.c.finished_at)
+                .where(tables_t.c.status == "finished")
+                .order_by(tables_t.c.finished_at.desc(), tables_t.c.id)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+            names: dict[str, list[str]] = {}
+            ids = [r.id for r in rows]
+            if ids:
+                for s in conn.execute(
+                    sa.select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.kind, seats_t.c.name, seats_t.c.bot_level)
+                    .where(seats_t.c.table_id.in_(ids))
+                    .order_by(seats_t.c.table_id, seats_t.c.seat)
+                ):
+                    names.setdefault(s.table_id, []).append(player_name(s.kind, s.name, s.bot_level))
+        return [
+            FinishedRow(
+                id=r.id,
+                rules=json.loads(r.rules),
+                players=names.get(r.id, []),
+                totals=json.loads(r.totals or "[]"),
+                winners=json.loads(r.winners or "[]"),
+                finished_at=_aware(r.finished_at),
+            )
+            for r in rows
+        ]
+
+    def get_record(self, table_id: str) -> str | None:
+        """The opentrix-record/1 text of a finished match (None if unknown or unfinished)."""
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(tables_t.c.record).where(tables_t.c.id == table_id)).scalar()
+
+
+def player_name(kind: str, name: str, bot_level: str) -> str:
+    """How a seat is named in records: the player's name, or ``bot:<level>``."""
+    return name if kind == "human" else f"bot:{bot_level}"
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

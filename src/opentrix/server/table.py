@@ -1,0 +1,526 @@
+"""One table: its seats, its match and the single owner task that changes them.
+
+Everything that changes a table (a card played, a seat taken, a bot's move, a timer running out) is
+a job in the table's inbox, run one at a time by the owner task, so actions apply in order without
+locks. Each accepted action is stored before anyone hears of it; then every connection gets an
+``update`` built from its own seat's view (spectators get the spectator view). Events are numbered;
+the last ones are kept so a client that reconnects gets what it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .. import actions as A
+from ..bots import Bot, make_bot
+from ..deal import Phase
+from ..errors import IllegalAction
+from ..match import Match
+from ..record import Record
+from ..rules import Rules
+from ..view import view
+from .asyncstore import AsyncStore
+from .protocol import dumps, error
+from .settings import Settings
+from .storage import SeatRow, TableRow, player_name
+
+log = logging.getLogger("opentrix.server")
+
+T = TypeVar("T")
+EVENTS_KEPT = 256
+OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
+_DOUBLING_ACTIONS = frozenset(range(A.DOUBLE_BASE, A.NO_DOUBLE + 1))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TableError(Exception):
+    """A request the table refuses (seat taken, wrong token, not the host…); the text is for the user."""
+
+
+class Connection:
+    """One WebSocket: the seat it holds (None for a spectator) and its outbox, drained by a writer task."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]]) -> None:
+        self._send = send
+        self._close = close
+        self.seat: int | None = None
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.closed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(text)
+
+    async def pump(self) -> None:
+        """Write queued messages to the socket until closed."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self._close()
+                return
+            await self._send(text)
+
+    def stop(self) -> None:
+        self.closed = True
+        self.outbox.put_nowait(None)
+
+
+@dataclass
+class SeatState:
+    seat: int
+    kind: str  # "open" (lobby, nobody yet), "human" or "bot"
+    name: str
+    bot_level: str  # a bot seat's level; for a human, the level of the bot that plays while he is away
+    token_hash: str | None = None
+    conns: set[Connection] = field(default_factory=set)
+    away: bool = False  # a human whose seat a bot is playing (timed out or gone past the grace period)
+    gone_since: float | None = None  # when the last connection of a human closed
+    bot: Bot | None = None
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == "bot" or self.away
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.seat, self.kind, self.name, self.bot_level, self.token_hash)
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "name": self.name if self.kind == "human" else None,
+            "level": self.bot_level if self.kind != "human" else None,
+            "connected": bool(self.conns) if self.kind == "human" else True,
+            "away": self.away,
+        }
+
+
+def rules_for(preset: str, **options: Any) -> Rules:
+    """A preset with the table's options (doubling, partnership, complex, kingdoms) on top."""
+    return Rules.preset(preset, **{k: v for k, v in options.items() if v is not None})
+
+
+def replay_actions(rules: Rules, seed: int, actions: list[tuple[int, int]]) -> Match:
+    """Rebuild a match from its seed and stored actions, dealing the next deal whenever one is over."""
+    match = Match(rules, seed=seed)
+    for seat, action in actions:
+        if match.phase == Phase.DEAL_OVER:
+            match.start_deal()
+        match.apply(action, seat)
+    return match
+
+
+class Table:
+    """A table and its owner task. Create with ``Table(row, ...)`` then ``start_owner()``."""
+
+    def __init__(self, row: TableRow, store: AsyncStore, settings: Settings, epoch: str) -> None:
+        self.id = row.id
+        self.status = row.status
+        self.rules = Rules.from_json(row.rules)
+        self.seed = row.seed
+        self.options = row.options
+        self.host_seat = row.host_seat
+        self.created_at = row.created_at
+        self.seats = [SeatState(s.seat, s.kind, s.name, s.bot_level, s.token_hash) for s in row.seats]
+        self.store = store
+        self.settings = settings
+        self.epoch = epoch
+        self.match = replay_actions(self.rules, self.seed, row.actions)
+        now = time.monotonic()
+        for s in self.seats:
+            if s.kind == "human":
+                s.gone_since = now  # nobody is connected yet after a (re)start
+        self.spectators: set[Connection] = set()
+        self.n = 0
+        self.events: deque[tuple[int, dict[str, Any]]] = deque(maxlen=EVENTS_KEPT)
+        self.finished = self.status == "finished"
+        self._inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._bot_due: float | None = None
+        self._deadline: float | None = None
+        self._deadline_key: tuple[int, int] | None = None
+        self._pause_until: float | None = None
+        self._ready: set[int] = set()
+
+    # -- owner task ---------------------------------------------------------------------------------
+
+    def start_owner(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for c in self.all_connections():
+            c.stop()
+
+    async def call(self, job: Callable[[], Awaitable[T]]) -> T:
+        """Run ``job`` in the owner task (after the jobs before it) and return its result."""
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._inbox.put_nowait((job, fut))
+        return await fut
+
+    def post(self, job: Callable[[], Awaitable[Any]]) -> None:
+        """Queue ``job`` for the owner task without waiting for it."""
+        self._inbox.put_nowait((job, None))
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                wait = self._wake_in()
+                try:
+                    if wait is None:
+                        item = await self._inbox.get()
+                    elif wait <= 0:
+                        item = self._inbox.get_nowait() if not self._inbox.empty() else None
+                    else:
+                        item = await asyncio.wait_for(self._inbox.get(), wait)
+                except TimeoutError:
+                    item = None
+                if item is not None:
+                    job, fut = item
+                    try:
+                        result = await job()
+                    except Exception as e:
+                        if fut is not None and not fut.done():
+                            fut.set_exception(e)
+                        elif not isinstance(e, TableError | IllegalAction):
+                            log.exception("table %s: job failed", self.id)
+                    else:
+                        if fut is not None and not fut.done():
+                            fut.set_result(result)
+                await self._tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the table keeps running whatever one job did
+                log.exception("table %s: owner loop error", self.id)
+                await asyncio.sleep(0.05)
+
+    def _wake_in(self) -> float | None:
+        """Seconds until the next timed thing (a bot move, a move timer, the deal pause, a grace period)."""
+        times = [t for t in (self._bot_due, self._deadline, self._pause_until) if t is not None]
+        if self.status == "playing":
+            grace = self.settings.grace
+            times += [s.gone_since + grace for s in self.seats if s.gone_since is not None and not s.away]
+        if not times:
+            return None
+        return min(times) - time.monotonic()
+
+    async def _tick(self) -> None:
+        """Do whatever is due: start the next deal, let a bot move, apply a timeout or a grace period."""
+        while self.status == "playing":
+            now = time.monotonic()
+            for s in self.seats:
+                if s.gone_since is not None and not s.away and now - s.gone_since >= self.settings.grace:
+                    s.away = True
+                    self._broadcast({"kind": "away", "seat": s.seat})
+            m = self.match
+            if m.phase >= Phase.DEAL_OVER:
+                self._bot_due = self._deadline = None
+            if m.is_over:
+                if not self.finished:
+                    await self._finish()
+                return
+            if m.phase == Phase.DEAL_OVER:
+                if self._pause_until is None:
+                    waiting = [s for s in self.seats if s.kind == "human" and s.conns and not s.away]
+                    pause = self.settings.deal_pause if waiting else self.settings.bot_delay
+                    self._pause_until = now + pause
+                    self._ready = set()
+                if now < self._pause_until and not self._all_ready():
+                    return
+                self._pause_until = None
+                m.start_deal()
+                self._broadcast({"kind": "deal", "deal": len(m.deals)})
+                continue
+            turn = m.turn
+            assert turn is not None
+            seat = self.seats[turn]
+            if seat.bot_plays:
+                self._deadline = None
+                if self._bot_due is None:
+                    self._bot_due = now + self.settings.bot_delay
+                if now < self._bot_due:
+                    return
+                self._bot_due = None
+                await self._bot_move(turn)
+                continue
+            self._bot_due = None
+            timer = int(self.options.get("timer") or 0)
+            key = (len(m.deals), len(m.history))
+            if timer > 0:
+                if self._deadline_key != key:
+                    self._deadline_key = key
+                    self._deadline = now + timer
+                    continue
+                if self._deadline is not None and now >= self._deadline:
+                    # Out of time: a bot plays for him from now on, until he takes the seat back.
+                    seat.away = True
+                    self._deadline = None
+                    self._broadcast({"kind": "timeout", "seat": turn})
+                    self._bot_due = now
+                    continue
+            else:
+                self._deadline = None
+            return
+
+    def _all_ready(self) -> bool:
+        waiting = {s.seat for s in self.seats if s.kind == "human" and s.conns and not s.away}
+        return bool(waiting) and waiting <= self._ready
+
+    # -- actions ------------------------------------------------------------------------------------
+
+    async def _apply(self, seat: int, action: int) -> None:
+        """Apply, store, then tell everyone. An illegal action raises and changes nothing."""
+        before = self.match.copy()
+        self.match.apply(action, seat)
+        try:
+            await self.store.append(self.id, len(self.match.history) - 1, seat, action)
+        except Exception:
+            self.match = before
+            raise
+        self._broadcast({"kind": "action", "seat": seat, "action": action})
+
+    async def _bot_move(self, seat: int) -> None:
+        v = view(self.match, seat)
+        legal = list(v.legal_actions)
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            state = self.seats[seat]
+            if state.bot is None:
+                level = state.bot_level if state.kind == "bot" else self.settings.substitute_level
+                state.bot = make_bot(level, seed=f"{self.seed}:{seat}")
+            try:
+                action = await asyncio.to_thread(state.bot.act, v, legal)
+            except Exception:
+                log.exception("table %s: bot at seat %d failed; playing a legal card instead", self.id, seat)
+                action = legal[0]
+            if action not in legal:
+                log.error("table %s: bot at seat %d chose an illegal action %r", self.id, seat, action)
+                action = legal[0]
+        await self._apply(seat, action)
+
+    async def act(self, conn: Connection, action: int, claimed_seat: int | None) -> None:
+        """A player's action from his connection (run in the owner task)."""
+        seat = conn.seat
+        if seat is None:
+            conn.send(error("spectators cannot play: take a seat first"))
+            return
+        if claimed_seat is not None and claimed_seat != seat:
+            conn.send(error(f"you hold seat {seat}; a message for seat {claimed_seat} is refused"))
+            return
+        if self.status != "playing":
+            conn.send(error("the match has not started yet" if self.status == "lobby" else "the match is over"))
+            return
+        state = self.seats[seat]
+        if state.away:
+            self._reclaim(state)
+        try:
+            await self._apply(seat, action)
+        except IllegalAction as e:
+            conn.send(error(str(e)))
+        except Exception:
+            log.exception("table %s: could not store an action", self.id)
+            conn.send(error("the action could not be stored; please try again"))
+
+    async def next_deal(self, conn: Connection) -> None:
+        if conn.seat is not None and self.match.phase == Phase.DEAL_OVER:
+            self._ready.add(conn.seat)
+
+    async def take_back(self, conn: Connection) -> None:
+        if conn.seat is not None and self.seats[conn.seat].away:
+            self._reclaim(self.seats[conn.seat])
+
+    def _reclaim(self, state: SeatState) -> None:
+        state.away = False
+        state.gone_since = None if state.conns else state.gone_since
+        self._bot_due = None
+        self._deadline_key = None
+        self._broadcast({"kind": "back", "seat": state.seat})
+
+    # -- seats and the lobby ------------------------------------------------------------------------
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat whose secret this is, or None. Compared in constant time."""
+        if not token:
+            return None
+        h = token_hash(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                return s.seat
+        return None
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Take an open seat in the lobby; returns the seat and its secret token."""
+        if self.status != "lobby":
+            raise TableError("the match has already started; you can watch it")
+        free = [s.seat for s in self.seats if s.kind == "open"]
+        if not free:
+            raise TableError("every seat is taken")
+        if seat is None:
+            seat = free[0]
+        elif seat not in free:
+            raise TableError(f"seat {seat} is already taken")
+        token = new_token()
+        state = self.seats[seat]
+        state.kind, state.name, state.token_hash = "human", name, token_hash(token)
+        state.gone_since = time.monotonic()
+        try:
+            await self.store.run(self.store.storage.update_seats, self.id, [state.row()])
+        except Exception:
+            state.kind, state.name, state.token_hash = "open", "", None
+            raise
+        self._broadcast({"kind": "seats"})
+        return seat, token
+
+    async def begin(self, token: str | None) -> None:
+        """The host starts the match; bots fill the empty seats."""
+        if self.seat_of_token(token) != self.host_seat:
+            raise TableError("only the host can start the match")
+        if self.status != "lobby":
+            raise TableError("the match has already started")
+        for s in self.seats:
+            if s.kind == "open":
+                s.kind = "bot"
+        await self.store.run(self.store.storage.update_seats, self.id, [s.row() for s in self.seats])
+        await self.store.run(self.store.storage.set_status, self.id, "playing")
+        self.status = "playing"
+        self._broadcast({"kind": "start"})
+
+    async def _finish(self) -> None:
+        m = self.match
+        record = Record.from_match(m, self.players()).dumps()
+        await self.store.run(self.store.storage.finish, self.id, record, list(m.totals), list(m.winners))
+        self.finished = True
+        self.status = "finished"
+        self._broadcast({"kind": "match_over", "winners": list(m.winners)})
+
+    def players(self) -> list[str]:
+        return [player_name(s.kind, s.name, s.bot_level) for s in self.seats]
+
+    # -- connections --------------------------------------------------------------------------------
+
+    def all_connections(self) -> list[Connection]:
+        return [c for s in self.seats for c in s.conns] + list(self.spectators)
+
+    async def attach(self, conn: Connection, seat: int | None, last: int | None, epoch: str | None) -> None:
+        """A connection says hello: bind it to its seat, then catch it up or resync it."""
+        conn.seat = seat
+        if seat is None:
+            self.spectators.add(conn)
+        else:
+            state = self.seats[seat]
+            state.conns.add(conn)
+            state.gone_since = None
+            if state.away:
+                self._reclaim(state)
+        conn.send(dumps({"type": "welcome", "table": self.id, "seat": seat, "epoch": self.epoch, "n": self.n}))
+        oldest = self.events[0][0] if self.events else self.n + 1
+        if epoch == self.epoch and last is not None and oldest - 1 <= last <= self.n:
+            missed = [self._event_for(e, seat) for n, e in self.events if n > last]
+            conn.send(dumps({"type": "catchup", "from": last, "events": missed}))
+            conn.send(self._update(None, seat, self._info(), resync=False))
+        else:
+            conn.send(self._update(None, seat, self._info(), resync=True))
+        if seat is not None:
+            self._broadcast({"kind": "seats"})
+
+    async def detach(self, conn: Connection) -> None:
+        conn.closed = True
+        if conn.seat is None:
+            self.spectators.discard(conn)
+            return
+        state = self.seats[conn.seat]
+        state.conns.discard(conn)
+        if not state.conns and state.kind == "human":
+            state.gone_since = time.monotonic()
+            self._broadcast({"kind": "seats"})
+
+    # -- messages -----------------------------------------------------------------------------------
+
+    def _event_for(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """An event as ``seat`` may see it: in hidden doubling nobody else learns who doubled what."""
+        if event["kind"] != "action":
+            return event
+        action = event["action"]
+        shown = A.to_str(action)
+        if action in _DOUBLING_ACTIONS and self.rules.doubling_reveal == "hidden" and seat != event["seat"]:
+            shown = "answered"
+        return {"kind": "action", "seat": event["seat"], "action": shown, "n": event["n"]}
+
+    def _info(self) -> dict[str, Any]:
+        m = self.match
+        remaining = None
+        if self._deadline is not None:
+            remaining = max(0.0, round(self._deadline - time.monotonic(), 1))
+        return {
+            "id": self.id,
+            "status": self.status,
+            "host_seat": self.host_seat,
+            "seats": [s.info() for s in self.seats],
+            "options": self.options,
+            "preset": self.rules.preset_name,
+            "timer": {"seat": m.turn, "remaining": remaining, "total": self.options.get("timer") or 0},
+            "ready": sorted(self._ready) if m.phase == Phase.DEAL_OVER else [],
+            "spectators": len(self.spectators),
+        }
+
+    def _update(self, event: dict[str, Any] | None, seat: int | None, info: dict[str, Any], resync: bool) -> str:
+        return dumps(
+            {
+                "type": "update",
+                "n": self.n,
+                "epoch": self.epoch,
+                "resync": resync,
+                "event": None if event is None else self._event_for(event, seat),
+                "view": view(self.match, seat).to_dict(),
+                "table": info,
+            }
+        )
+
+    def _broadcast(self, event: dict[str, Any]) -> None:
+        self.n += 1
+        event = {**event, "n": self.n}
+        self.events.append((self.n, event))
+        info = self._info()
+        for s in self.seats:
+            if s.conns:
+                text = self._update(event, s.seat, info, resync=False)
+                for c in s.conns:
+                    c.send(text)
+        if self.spectators:
+            text = self._update(event, None, info, resync=False)
+            for c in self.spectators:
+                c.send(text)
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table for the lobby page (no hands, no tokens)."""
+        info = self._info()
+        info["rules"] = self.rules.option_dict()
+        info["deal_number"] = len(self.match.deals)
+        return info

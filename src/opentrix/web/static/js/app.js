@@ -1,0 +1,35 @@
+// A one-page client: the path picks the screen (front page, table, history, replay).
+
+import { applyLang, lang, setLang } from "./i18n.js";
+import { mountHistory } from "./history.js";
+import { mountHome } from "./home.js";
+import { mountReplay } from "./replay.js";
+import { mountTable } from "./table.js";
+
+const root = document.getElementById("app");
+let unmount = null;
+
+function route() {
+  if (unmount) unmount();
+  unmount = null;
+  root.innerHTML = "";
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/))) unmount = mountTable(root, m[1]);
+  else if (path === "/history") unmount = mountHistory(root);
+  else if ((m = path.match(/^\/replay(?:\/([A-Za-z0-9]+))?\/?$/))) unmount = mountReplay(root, m[1] || null);
+  else unmount = mountHome(root);
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest("a[data-link]");
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || a.target) return;
+  e.preventDefault();
+  history.pushState(null, "", a.getAttribute("href"));
+  route();
+});
+window.addEventListener("popstate", route);
+document.getElementById("lang-toggle").addEventListener("click", () => setLang(lang === "ar" ? "en" : "ar"));
+
+applyLang();
+route();

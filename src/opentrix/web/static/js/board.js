@@ -1,0 +1,101 @@
+// Draws the felt: four players around the trick or the Trix layouts. Used by the live table and the replay.
+// Seats go counter-clockwise in turn order: the seat after yours sits on your right.
+
+import { backHTML, cardHTML, layoutRun, sortHand, SUIT_SYMBOLS, SUIT_LETTERS } from "./cards.js";
+import { escapeHtml, t } from "./i18n.js";
+
+export const POSITIONS = ["bottom", "right", "top", "left"];
+
+export function positionOf(seat, me) {
+  return POSITIONS[(seat - me + 4) % 4];
+}
+
+/** Penalty cards worth showing in front of a player for this contract. */
+export function penaltyCards(contract, taken) {
+  const wanted = (c) => {
+    if (contract === "king_of_hearts") return c === "KH";
+    if (contract === "queens") return c[0] === "Q";
+    if (contract === "diamonds") return c[1] === "D";
+    if (contract === "complex") return c === "KH" || c[0] === "Q" || c[1] === "D";
+    return false;
+  };
+  return sortHand(taken.filter(wanted));
+}
+
+function playerHTML(scene, seat) {
+  const p = scene.seats[seat];
+  const pos = positionOf(seat, scene.me);
+  const cls = ["player", `seat-${pos}`, p.isTurn ? "turn" : "", p.away ? "away" : ""].join(" ");
+  const meta = [];
+  if (scene.contract && scene.contract !== "trix" && p.tricks !== undefined) meta.push(t("table.tricks", { n: p.tricks }));
+  if (p.outPlace) meta.push(t("table.out", { n: p.outPlace }));
+  const crown = (p.isKing ? `<span class="crown" title="king">♛</span>` : "");
+  const status = p.status ? `<div class="status">${escapeHtml(p.status)}</div>` : "";
+  const timer = p.timer !== undefined && p.timer !== null
+    ? `<div class="timerbar" data-timer-seat="${seat}"><i style="width:${Math.round(p.timer * 100)}%"></i></div>` : "";
+  const badge = `<div class="badge" data-seat="${seat}">${crown}<span class="name" dir="auto">${escapeHtml(p.name)}</span>`
+    + `<span class="meta">${meta.join(" · ")}</span></div>`;
+  const doubled = p.doubled && p.doubled.length
+    ? `<div class="doubled-row">${p.doubled.map((c) => cardHTML(c, { cls: "mini doubled-mark", attrs: `title="${escapeHtml(t("table.doubledby", { name: p.name }))}"` })).join("")}</div>` : "";
+  const taken = p.taken && p.taken.length ? `<div class="taken">${p.taken.map((c) => cardHTML(c, { cls: "mini" })).join("")}</div>` : "";
+  if (pos === "bottom") {
+    return `<div class="${cls} me"><div class="me-info">${badge}${status}${timer}${doubled}${taken}</div>${handHTML(scene, p)}<div class="prompt">${scene.prompt || ""}</div>${scene.extraBottom || ""}</div>`;
+  }
+  let cards = "";
+  if (p.hand) {
+    const faces = sortHand(p.hand).map((c) => cardHTML(c, { cls: (p.played || []).includes(c) ? "played" : "" })).join("");
+    cards = `<div class="${pos === "top" ? "top-hand" : "side-hand"}">${faces}</div>`;
+  } else if (p.handCount) {
+    cards = `<div class="backs">${Array.from({ length: p.handCount }, () => backHTML()).join("")}</div>`;
+  }
+  return `<div class="${cls}">${badge}${status}${timer}${cards}${doubled}${taken}</div>`;
+}
+
+function handHTML(scene, p) {
+  if (!p.hand) {
+    return p.handCount ? `<div class="backs">${Array.from({ length: p.handCount }, () => backHTML()).join("")}</div>` : "";
+  }
+  const cards = sortHand(p.hand);
+  const legal = p.legal || null;
+  const myTurn = scene.myTurn && legal;
+  let prev = null;
+  let gaps = 0;
+  const html = cards.map((c) => {
+    const cls = [];
+    if (myTurn) cls.push(legal.has(c) ? "legal" : "dim");
+    if ((p.played || []).includes(c)) cls.push("played");
+    if (prev && prev[1] !== c[1]) { cls.push("suit-gap"); gaps += 1; }
+    prev = c;
+    const attrs = myTurn && legal.has(c) ? `role="button" tabindex="0" data-play="${c}"` : "";
+    return cardHTML(c, { cls: cls.join(" "), attrs });
+  }).join("");
+  return `<div class="hand ${myTurn ? "my-turn" : ""}" style="--n:${Math.max(cards.length, 2)};--g:${gaps}" data-testid="hand">${html}</div>`;
+}
+
+function trickHTML(scene) {
+  const slots = scene.trick.map(([seat, card]) => {
+    const pos = positionOf(seat, scene.me);
+    const cls = ["slot", pos, scene.freshCard === card ? "fresh" : "", scene.trickWinner === seat ? "winner" : ""].join(" ");
+    return `<div class="${cls}" data-trick-seat="${seat}">${cardHTML(card)}</div>`;
+  }).join("");
+  return `<div class="trick" data-testid="trick">${slots}</div>`;
+}
+
+function layoutsHTML(scene) {
+  const cols = SUIT_LETTERS.split("").map((s, i) => {
+    const run = layoutRun(scene.layouts[i]);
+    const red = s === "H" || s === "D";
+    const stack = run.length
+      ? `<div class="stack">${run.map((c) => cardHTML(c, { cls: scene.freshCard === c ? "fresh" : "" })).join("")}</div>`
+      : `<div class="empty ${red ? "red" : ""}">${SUIT_SYMBOLS[s]}</div>`;
+    return `<div class="layout" data-suit="${s}">${stack}</div>`;
+  }).join("");
+  return `<div class="layouts" data-testid="layouts">${cols}</div>`;
+}
+
+export function renderBoard(scene) {
+  const center = scene.contract === "trix" ? layoutsHTML(scene) : scene.contract ? trickHTML(scene) : "";
+  const note = scene.centerNote ? `<div class="center-note">${escapeHtml(scene.centerNote)}</div>` : "";
+  const players = [0, 1, 2, 3].map((s) => playerHTML(scene, s)).join("");
+  return `<div class="board ${scene.mode || ""}" data-testid="board">${players}<div class="center">${center}${note}${scene.centerExtra || ""}</div>${scene.overlay || ""}</div>`;
+}

@@ -1,0 +1,40 @@
+// Finished matches kept by this server: replay or download each as opentrix-record/1.
+
+import { api } from "./api.js";
+import { botName, escapeHtml, lang, t } from "./i18n.js";
+
+function rulesText(rules) {
+  if (typeof rules === "string") return t(`preset.${rules}`);
+  const extra = Object.entries(rules).filter(([k]) => k !== "preset").map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  return `${t(`preset.${rules.preset}`)}${extra.length ? ` (${extra.join(", ")})` : ""}`;
+}
+
+function playerText(name, s) {
+  if (name.startsWith("bot:")) return t("seat.bot", { name: botName(s), level: t(`level.${name.slice(4)}`) });
+  return name;
+}
+
+export function mountHistory(root) {
+  let data = null;
+  let failed = null;
+  function render() {
+    if (failed) { root.innerHTML = `<div class="page"><div class="panel">${escapeHtml(failed)}</div></div>`; return; }
+    if (!data) { root.innerHTML = `<div class="page"><p>${t("table.waiting")}</p></div>`; return; }
+    const rows = data.matches.map((m) => {
+      const when = new Date(m.finished_at).toLocaleString(lang === "ar" ? "ar" : undefined);
+      const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(playerText(p, s))}</span>`).join(", ");
+      const totals = m.totals.map((x, s) => (m.winners.includes(s) ? `<b>${x}</b>` : String(x))).join(" / ");
+      return `<tr data-match="${m.id}"><td>${escapeHtml(when)}</td><td>${players}</td><td>${escapeHtml(rulesText(m.rules))}</td><td>${totals}</td>`
+        + `<td><a class="btn small" href="/replay/${m.id}" data-link>${t("nav.replay")}</a> <a class="btn small secondary" href="/api/tables/${m.id}/record" download>${t("dlg.download")}</a></td></tr>`;
+    }).join("");
+    root.innerHTML = `<div class="page"><div class="panel"><h2>${t("history.title")}</h2>`
+      + (data.matches.length
+        ? `<div style="overflow-x:auto"><table class="list"><thead><tr><th>${t("history.when")}</th><th>${t("history.players")}</th><th>${t("history.rules")}</th><th>${t("history.totals")}</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`
+        : `<p>${t("history.empty")}</p>`)
+      + `</div></div>`;
+  }
+  window.addEventListener("langchange", render);
+  render();
+  api("/api/history").then((d) => { data = d; render(); }).catch((e) => { failed = e.message; render(); });
+  return () => window.removeEventListener("langchange", render);
+}

@@ -1,0 +1,88 @@
+// The front page: start a table (against bots at once, or to invite friends) or join one by its code.
+
+import { api, navigate, saveSeat, toast } from "./api.js";
+import { cardHTML } from "./cards.js";
+import { escapeHtml, t } from "./i18n.js";
+
+const PRESETS = ["classic", "wikipedia", "denexa", "online", "complex"];
+const LEVELS = ["easy", "medium", "hard"];
+
+function select(id, options, value) {
+  return `<select id="${id}">${options.map(([v, label]) => `<option value="${v}" ${v === value ? "selected" : ""}>${escapeHtml(label)}</option>`).join("")}</select>`;
+}
+
+export function mountHome(root) {
+  const saved = JSON.parse(localStorage.getItem("opentrix:new") || "{}");
+  function render() {
+    const name = saved.name || "";
+    const bots = saved.bots || ["medium", "medium", "medium"];
+    const levelOpts = LEVELS.map((l) => [l, t(`level.${l}`)]);
+    root.innerHTML = `<div class="page">
+      <section class="hero">
+        <div class="hero-cards">${["KH", "QS", "JD", "AC", "QH"].map((c, i) => cardHTML(c, { attrs: `style="--r:${(i - 2) * 7}deg"` })).join("")}</div>
+        <h1>${t("home.title")}</h1><p>${t("home.tagline")}</p>
+      </section>
+      <div class="grid2">
+        <form class="panel" id="create-form">
+          <h2>${t("home.create")}</h2>
+          <label class="field">${t("home.name")}<input type="text" id="name" maxlength="40" value="${escapeHtml(name)}" placeholder="${escapeHtml(t("you"))}"></label>
+          <label class="field">${t("home.rules")}${select("rules", PRESETS.map((p) => [p, t(`preset.${p}`)]), saved.rules || "classic")}</label>
+          <label class="field">${t("home.doubling")}${select("doubling", [["", t("home.default")], ["on", "✓"], ["off", "✗"]], saved.doubling || "")}</label>
+          <label class="check"><input type="checkbox" id="partnership" ${saved.partnership ? "checked" : ""}> ${t("home.partnership")}</label>
+          <label class="check"><input type="checkbox" id="complex" ${saved.complex ? "checked" : ""}> ${t("home.complex")}</label>
+          <label class="field">${t("home.kingdoms")}${select("kingdoms", [["4", t("home.kingdoms.4")], ["1", t("home.kingdoms.1")]], String(saved.kingdoms || 4))}</label>
+          <label class="field">${t("home.timer")}${select("timer", [["0", t("home.timer.0")], ["20", t("home.seconds", { n: 20 })], ["45", t("home.seconds", { n: 45 })], ["90", t("home.seconds", { n: 90 })]], String(saved.timer || 0))}</label>
+          <label class="field">${t("home.bots")}<span style="display:flex;gap:6px">${[0, 1, 2].map((i) => select(`bot${i}`, levelOpts, bots[i])).join("")}</span></label>
+          <div style="display:flex;gap:10px;flex-wrap:wrap;margin-top:12px">
+            <button class="btn" type="submit" data-start="1" id="play-bots">${t("home.playbots")}</button>
+            <button class="btn secondary" type="submit" data-start="0" id="create-invite">${t("home.invite")}</button>
+          </div>
+        </form>
+        <form class="panel" id="join-form">
+          <h2>${t("home.join")}</h2>
+          <label class="field">${t("home.code")}<input type="text" id="code" maxlength="8" autocapitalize="characters" style="text-transform:uppercase;letter-spacing:.15em"></label>
+          <button class="btn" type="submit">${t("home.joinbtn")}</button>
+        </form>
+      </div></div>`;
+  }
+
+  async function onSubmit(e) {
+    e.preventDefault();
+    if (e.target.id === "join-form") {
+      const code = root.querySelector("#code").value.trim().toUpperCase();
+      if (code) navigate(`/t/${code}`);
+      return;
+    }
+    const q = (id) => root.querySelector(`#${id}`);
+    const start = e.submitter ? e.submitter.dataset.start === "1" : true;
+    const prefs = {
+      name: q("name").value.trim(), rules: q("rules").value, doubling: q("doubling").value,
+      partnership: q("partnership").checked, complex: q("complex").checked,
+      kingdoms: Number(q("kingdoms").value), timer: Number(q("timer").value),
+      bots: [q("bot0").value, q("bot1").value, q("bot2").value],
+    };
+    localStorage.setItem("opentrix:new", JSON.stringify(prefs));
+    Object.assign(saved, prefs);
+    const body = {
+      name: prefs.name || t("you"), rules: prefs.rules, partnership: prefs.partnership,
+      kingdoms: prefs.kingdoms, timer: prefs.timer, bots: prefs.bots, start,
+    };
+    if (prefs.complex) body.complex = true;
+    if (prefs.doubling) body.doubling = prefs.doubling === "on";
+    try {
+      const res = await api("/api/tables", body);
+      saveSeat(res.id, res.seat, res.token);
+      navigate(`/t/${res.id}`);
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  root.addEventListener("submit", onSubmit);
+  window.addEventListener("langchange", render);
+  render();
+  return () => {
+    root.removeEventListener("submit", onSubmit);
+    window.removeEventListener("langchange", render);
+  };
+}

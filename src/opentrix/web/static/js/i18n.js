@@ -1,0 +1,188 @@
+// English and Arabic texts of the web table. Arabic lays the page out right to left.
+// The Arabic contract names are the ones Levantine players say at the table.
+
+const STRINGS = {
+  en: {
+    "nav.new": "New table", "nav.history": "History", "nav.replay": "Replay",
+    "lang.other": "عربي",
+    "home.title": "Trix, the game of kingdoms",
+    "home.tagline": "Play against bots at once, or invite three friends to your table.",
+    "home.create": "Start a table", "home.join": "Join a table",
+    "home.name": "Your name", "home.rules": "Rules", "home.doubling": "Doubling (K♥ and queens)",
+    "home.partnership": "Partnership (seats across are a team)", "home.complex": "Trix Complex",
+    "home.kingdoms": "Length", "home.kingdoms.4": "Full match (four kingdoms)", "home.kingdoms.1": "One kingdom",
+    "home.timer": "Move timer", "home.timer.0": "No timer", "home.seconds": "{n} seconds",
+    "home.bots": "Bots for empty seats", "home.playbots": "Play now against bots", "home.invite": "Create and invite friends",
+    "home.code": "Table code", "home.joinbtn": "Join",
+    "home.default": "as the preset says",
+    "level.easy": "Easy", "level.medium": "Medium", "level.hard": "Hard", "level.random": "Random",
+    "level.basic": "Basic", "level.strong": "Strong",
+    "preset.classic": "Classic", "preset.wikipedia": "Encyclopedia", "preset.denexa": "Denexa", "preset.online": "Online apps", "preset.complex": "Complex",
+    "lobby.title": "Table {code}", "lobby.invite": "Send this link to your friends:", "lobby.copy": "Copy link",
+    "lobby.copied": "Link copied", "lobby.open": "Open seat — a {level} bot plays it if nobody takes it",
+    "lobby.take": "Take this seat", "lobby.start": "Start the match", "lobby.waiting": "Waiting for the host to start…",
+    "lobby.you": "you", "lobby.host": "host", "lobby.watch": "You are watching. Take an open seat to play.",
+    "lobby.yourname": "Your name",
+    "seat.bot": "{name} ({level})", "seat.open": "Open seat", "seat.away": "a bot plays for now", "seat.offline": "disconnected",
+    "table.code": "Table", "table.king": "King: {name}", "table.contract": "Contract", "table.choosing": "{name} is choosing the contract",
+    "table.deal": "Deal {n}", "table.kingdom": "Kingdom {n} of {of}", "table.tiebreak": "Tiebreak deal",
+    "table.scores": "Scores", "table.lasttrick": "Last trick", "table.close": "Close", "table.spectators": "{n} watching",
+    "table.turn.you": "Your turn", "table.turn.other": "{name} to play", "table.tricks": "{n} tricks",
+    "table.pass": "Pass", "table.out": "out #{n}", "table.waiting": "Waiting…",
+    "table.reconnecting": "Connection lost — reconnecting…", "table.away": "A bot is playing for you.", "table.back": "Take my seat back",
+    "table.watching": "You are watching this table.", "table.invite": "Invite",
+    "table.timeout": "{name} ran out of time; a bot plays for now.",
+    "table.winner": "{name} takes the trick", "table.nolast": "No trick has been taken yet.",
+    "table.doubledby": "doubled by {name}",
+    "dlg.contract": "Choose the contract", "dlg.contract.sub": "You are the king. Pick one of the contracts not yet played in your kingdom.",
+    "dlg.double": "Double?", "dlg.double.sub": "Show a doubled card: whoever else takes it pays twice, and you gain its value.",
+    "dlg.double.card": "Double {card}", "dlg.nodouble": "No double",
+    "dlg.claim": "Claim a redeal?", "dlg.claim.sub": "Your hand qualifies: you may throw this deal in and the king deals again.",
+    "dlg.claim.yes": "Claim a redeal", "dlg.claim.no": "Play on",
+    "dlg.dealover": "End of deal {n}", "dlg.thrownin": "{name} threw the deal in; it is dealt again.",
+    "dlg.next": "Next deal", "dlg.readywait": "Waiting for the others… ({n} ready)",
+    "dlg.took": "Took", "dlg.deal": "Deal", "dlg.total": "Total", "dlg.player": "Player",
+    "dlg.matchover": "Match over", "dlg.won": "{names} won!", "dlg.shared": "Shared win: {names}",
+    "dlg.download": "Download record", "dlg.replay": "Watch the replay", "dlg.newtable": "New table",
+    "took.tricks": "{n} tricks", "took.nothing": "nothing", "took.place": "place {n}",
+    "team.a": "Team {a} & {b}",
+    "history.title": "Finished matches", "history.empty": "No finished match yet. Play one!", "history.when": "Finished",
+    "history.players": "Players", "history.totals": "Totals", "history.rules": "Rules",
+    "replay.title": "Replay", "replay.upload": "Open an opentrix-record/1 file", "replay.prevdeal": "Previous deal",
+    "replay.nextdeal": "Next deal", "replay.prev": "Back one card", "replay.next": "Forward one card",
+    "replay.start": "Start of deal", "replay.end": "End of deal", "replay.step": "Play {i} of {n}", "replay.of": "Deal {i} of {n}",
+    "replay.notfound": "No finished match with that code.", "replay.pick": "Pick a finished match on the History page, or open a record file.",
+    "you": "You",
+    "error.generic": "Something went wrong: {msg}",
+  },
+  ar: {
+    "nav.new": "طاولة جديدة", "nav.history": "السجل", "nav.replay": "إعادة",
+    "lang.other": "English",
+    "home.title": "تركس، لعبة الممالك",
+    "home.tagline": "العب فوراً ضد الروبوتات، أو ادعُ ثلاثة أصدقاء إلى طاولتك.",
+    "home.create": "افتح طاولة", "home.join": "انضم إلى طاولة",
+    "home.name": "اسمك", "home.rules": "القوانين", "home.doubling": "الدبل (شيخ الكبة والبنات)",
+    "home.partnership": "شراكة (كل اثنين متقابلين فريق)", "home.complex": "تركس كومبلكس",
+    "home.kingdoms": "المدة", "home.kingdoms.4": "مباراة كاملة (أربع ممالك)", "home.kingdoms.1": "مملكة واحدة",
+    "home.timer": "مؤقت النقلة", "home.timer.0": "بلا مؤقت", "home.seconds": "{n} ثانية",
+    "home.bots": "الروبوتات للمقاعد الفارغة", "home.playbots": "العب الآن ضد الروبوتات", "home.invite": "افتح الطاولة وادعُ أصدقاءك",
+    "home.code": "رمز الطاولة", "home.joinbtn": "انضم",
+    "home.default": "حسب القوانين المختارة",
+    "level.easy": "سهل", "level.medium": "متوسط", "level.hard": "صعب", "level.random": "عشوائي",
+    "level.basic": "أساسي", "level.strong": "قوي",
+    "preset.classic": "كلاسيكي", "preset.wikipedia": "الموسوعة", "preset.denexa": "دينكسا", "preset.online": "التطبيقات", "preset.complex": "كومبلكس",
+    "lobby.title": "الطاولة {code}", "lobby.invite": "أرسل هذا الرابط إلى أصدقائك:", "lobby.copy": "انسخ الرابط",
+    "lobby.copied": "تم نسخ الرابط", "lobby.open": "مقعد فارغ — يلعبه روبوت ({level}) إن لم يأخذه أحد",
+    "lobby.take": "اجلس هنا", "lobby.start": "ابدأ المباراة", "lobby.waiting": "بانتظار أن يبدأ المضيف…",
+    "lobby.you": "أنت", "lobby.host": "المضيف", "lobby.watch": "أنت تتفرج. اجلس في مقعد فارغ لتلعب.",
+    "lobby.yourname": "اسمك",
+    "seat.bot": "{name} ({level})", "seat.open": "مقعد فارغ", "seat.away": "يلعب عنه روبوت الآن", "seat.offline": "انقطع الاتصال",
+    "table.code": "الطاولة", "table.king": "الملك: {name}", "table.contract": "اللعبة", "table.choosing": "{name} يختار اللعبة",
+    "table.deal": "التوزيعة {n}", "table.kingdom": "المملكة {n} من {of}", "table.tiebreak": "توزيعة كسر التعادل",
+    "table.scores": "النتائج", "table.lasttrick": "آخر لمّة", "table.close": "إغلاق", "table.spectators": "{n} يتفرجون",
+    "table.turn.you": "دورك", "table.turn.other": "دور {name}", "table.tricks": "{n} لمّات",
+    "table.pass": "باس", "table.out": "خرج #{n}", "table.waiting": "انتظر…",
+    "table.reconnecting": "انقطع الاتصال — نعيد الاتصال…", "table.away": "روبوت يلعب عنك الآن.", "table.back": "استعد مقعدي",
+    "table.watching": "أنت تتفرج على هذه الطاولة.", "table.invite": "دعوة",
+    "table.timeout": "انتهى وقت {name}؛ يلعب عنه روبوت الآن.",
+    "table.winner": "{name} أخذ اللمّة", "table.nolast": "لم تُؤخذ أي لمّة بعد.",
+    "table.doubledby": "دبّلها {name}",
+    "dlg.contract": "اختر اللعبة", "dlg.contract.sub": "أنت الملك. اختر لعبة لم تُلعب بعد في مملكتك.",
+    "dlg.double": "دبل؟", "dlg.double.sub": "اكشف الورقة المدبّلة: من يأخذها غيرك يدفع الضعف وتربح أنت قيمتها.",
+    "dlg.double.card": "دبّل {card}", "dlg.nodouble": "بلا دبل",
+    "dlg.claim": "تطلب إعادة التوزيع؟", "dlg.claim.sub": "يدك تسمح: يمكنك إلغاء هذه التوزيعة فيوزّع الملك من جديد.",
+    "dlg.claim.yes": "أطلب إعادة التوزيع", "dlg.claim.no": "نكمل اللعب",
+    "dlg.dealover": "نهاية التوزيعة {n}", "dlg.thrownin": "{name} ألغى التوزيعة؛ يُعاد التوزيع.",
+    "dlg.next": "التوزيعة التالية", "dlg.readywait": "بانتظار الباقين… ({n} جاهز)",
+    "dlg.took": "أخذ", "dlg.deal": "التوزيعة", "dlg.total": "المجموع", "dlg.player": "اللاعب",
+    "dlg.matchover": "انتهت المباراة", "dlg.won": "الفائز: {names}!", "dlg.shared": "فوز مشترك: {names}",
+    "dlg.download": "نزّل السجل", "dlg.replay": "شاهد الإعادة", "dlg.newtable": "طاولة جديدة",
+    "took.tricks": "{n} لمّات", "took.nothing": "لا شيء", "took.place": "المركز {n}",
+    "team.a": "فريق {a} و{b}",
+    "history.title": "المباريات المنتهية", "history.empty": "لا توجد مباراة منتهية بعد. العب واحدة!", "history.when": "انتهت",
+    "history.players": "اللاعبون", "history.totals": "النتائج", "history.rules": "القوانين",
+    "replay.title": "الإعادة", "replay.upload": "افتح ملف opentrix-record/1", "replay.prevdeal": "التوزيعة السابقة",
+    "replay.nextdeal": "التوزيعة التالية", "replay.prev": "ورقة للخلف", "replay.next": "ورقة للأمام",
+    "replay.start": "بداية التوزيعة", "replay.end": "نهاية التوزيعة", "replay.step": "الورقة {i} من {n}", "replay.of": "التوزيعة {i} من {n}",
+    "replay.notfound": "لا توجد مباراة منتهية بهذا الرمز.", "replay.pick": "اختر مباراة منتهية من صفحة السجل، أو افتح ملف سجل.",
+    "you": "أنت",
+    "error.generic": "حدث خطأ: {msg}",
+  },
+};
+
+const CONTRACTS = {
+  en: {
+    king_of_hearts: ["King of Hearts", "K♥ costs 75"],
+    queens: ["Queens", "each queen costs 25"],
+    diamonds: ["Diamonds", "each ♦ costs 10"],
+    ltoosh: ["Ltoosh", "each trick costs 15"],
+    trix: ["Trix", "go out first: 200, 150, 100, 50"],
+    complex: ["Complex", "all four penalties at once"],
+  },
+  ar: {
+    king_of_hearts: ["شيخ الكبة", "ملك الكبة يكلّف ٧٥"],
+    queens: ["البنات", "كل بنت تكلّف ٢٥"],
+    diamonds: ["الديناري", "كل ديناري يكلّف ١٠"],
+    ltoosh: ["اللطوش", "كل لمّة تكلّف ١٥"],
+    trix: ["تركس", "اخرج أولاً: ٢٠٠، ١٥٠، ١٠٠، ٥٠"],
+    complex: ["كومبلكس", "العقوبات الأربع معاً"],
+  },
+};
+
+const SUITS = {
+  en: ["Spades", "Hearts", "Diamonds", "Clubs"],
+  ar: ["بستوني", "كبة", "ديناري", "سباتي"],
+};
+
+function initialLang() {
+  const q = new URLSearchParams(location.search).get("lang");
+  if (q === "ar" || q === "en") return q;
+  const saved = localStorage.getItem("opentrix:lang");
+  if (saved === "ar" || saved === "en") return saved;
+  return (navigator.language || "en").toLowerCase().startsWith("ar") ? "ar" : "en";
+}
+
+export let lang = initialLang();
+
+export function t(key, vars = {}) {
+  const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? `{${k}}`));
+}
+
+export function contractName(id) {
+  return (CONTRACTS[lang][id] || [id])[0];
+}
+
+export function contractHint(id) {
+  return (CONTRACTS[lang][id] || ["", ""])[1];
+}
+
+const BOT_NAMES = { en: ["Nour", "Samir", "Rania", "Karim"], ar: ["نور", "سمير", "رانيا", "كريم"] };
+
+/** A friendly name for the bot in a seat, so three bots at one table can be told apart. */
+export function botName(seat) {
+  return BOT_NAMES[lang][seat];
+}
+
+export function suitName(i) {
+  return SUITS[lang][i];
+}
+
+export function applyLang() {
+  document.documentElement.lang = lang;
+  document.documentElement.dir = lang === "ar" ? "rtl" : "ltr";
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  const toggle = document.getElementById("lang-toggle");
+  if (toggle) toggle.textContent = t("lang.other");
+}
+
+export function setLang(next) {
+  lang = next;
+  localStorage.setItem("opentrix:lang", next);
+  applyLang();
+  window.dispatchEvent(new CustomEvent("langchange"));
+}
+
+export function escapeHtml(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}

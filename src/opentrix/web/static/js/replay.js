@@ -1,0 +1,158 @@
+// Replay viewer: step through a stored match deal by deal and card by card, all four hands face up.
+
+import { api, toast } from "./api.js";
+import { penaltyCards, renderBoard } from "./board.js";
+import { rankOf, SUIT_LETTERS } from "./cards.js";
+import { botName, contractName, escapeHtml, t } from "./i18n.js";
+
+function playerText(name, s) {
+  if (!name) return `#${s + 1}`;
+  if (name.startsWith("bot:")) return t("seat.bot", { name: botName(s), level: t(`level.${name.slice(4)}`) });
+  return name;
+}
+
+/** The table after the first ``j`` plays of ``deal``. */
+export function stateAt(deal, j) {
+  const played = new Set();
+  const tricks = [0, 0, 0, 0];
+  const taken = [[], [], [], []];
+  let trick = [];
+  let winner = null;
+  const layouts = [null, null, null, null];
+  const counts = deal.hands.map((h) => h.length);
+  const out = [];
+  for (let k = 0; k < j; k++) {
+    const { seat, play, winner: w } = deal.steps[k];
+    if (play === "pass") continue;
+    played.add(play);
+    counts[seat] -= 1;
+    if (deal.contract === "trix") {
+      const si = SUIT_LETTERS.indexOf(play[1]);
+      const cur = layouts[si];
+      if (!cur) layouts[si] = [play, play];
+      else if (rankOf(play) < rankOf(cur[0])) cur[0] = play;
+      else cur[1] = play;
+      if (counts[seat] === 0) out.push(seat);
+      continue;
+    }
+    if (winner !== null) { trick = []; winner = null; }
+    trick.push([seat, play]);
+    if (w !== null) {
+      winner = w;
+      tricks[w] += 1;
+      taken[w].push(...trick.map(([, c]) => c));
+    }
+  }
+  return { played, tricks, taken, trick, winner, layouts, out };
+}
+
+export function mountReplay(root, code) {
+  const st = { data: null, deal: 0, step: 0, error: null };
+
+  function render() {
+    if (st.error) {
+      root.innerHTML = `<div class="page"><div class="panel"><p>${escapeHtml(st.error)}</p>${uploadHTML()}</div></div>`;
+      return;
+    }
+    if (!st.data) {
+      root.innerHTML = code
+        ? `<div class="page"><p>${t("table.waiting")}</p></div>`
+        : `<div class="page"><div class="panel"><h2>${t("replay.title")}</h2><p>${t("replay.pick")}</p>${uploadHTML()}</div></div>`;
+      return;
+    }
+    const data = st.data;
+    const deal = data.deals[st.deal];
+    const s = stateAt(deal, st.step);
+    const atEnd = st.step === deal.steps.length;
+    const seats = [0, 1, 2, 3].map((seat) => ({
+      name: playerText((data.players || [])[seat], seat),
+      isKing: deal.king === seat,
+      isTurn: false,
+      hand: deal.hands[seat].filter((c) => !s.played.has(c)),
+      tricks: deal.contract === "trix" ? undefined : s.tricks[seat],
+      taken: penaltyCards(deal.contract, s.taken[seat]),
+      doubled: deal.doubled.filter((c) => deal.hands[seat].includes(c)),
+      outPlace: s.out.indexOf(seat) + 1,
+      status: atEnd && deal.scores ? `${deal.scores[seat] > 0 ? "+" : ""}${deal.scores[seat]} → ${deal.totals[seat]}` : "",
+    }));
+    let note = "";
+    if (deal.thrown_in !== null) note = t("dlg.thrownin", { name: seats[deal.thrown_in].name });
+    else if (s.winner !== null) note = t("table.winner", { name: seats[s.winner].name });
+    const scene = {
+      mode: "replay", me: 0, seats, contract: deal.contract, trick: s.trick, trickWinner: s.winner,
+      layouts: s.layouts, myTurn: false, centerNote: note,
+    };
+    const n = data.deals.length;
+    const controls = `<div class="replay-controls" data-testid="replay-controls">
+      <button class="btn small ghost" data-cmd="prevdeal" title="${t("replay.prevdeal")}">⏮</button>
+      <button class="btn small ghost" data-cmd="start" title="${t("replay.start")}">↺</button>
+      <button class="btn small" data-cmd="prev" title="${t("replay.prev")}" id="replay-prev">◀</button>
+      <span class="chip" data-testid="replay-pos">${t("replay.of", { i: st.deal + 1, n })} · ${escapeHtml(contractName(deal.contract))} · ${t("replay.step", { i: st.step, n: deal.steps.length })}</span>
+      <button class="btn small" data-cmd="next" title="${t("replay.next")}" id="replay-next">▶</button>
+      <button class="btn small ghost" data-cmd="end" title="${t("replay.end")}">⇥</button>
+      <button class="btn small ghost" data-cmd="nextdeal" title="${t("replay.nextdeal")}" id="replay-nextdeal">⏭</button>
+      ${code ? `<a class="btn small secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>` : ""}
+    </div>`;
+    root.innerHTML = `<div class="table-wrap">${controls}${renderBoard(scene)}</div>`;
+  }
+
+  function uploadHTML() {
+    return `<label class="field">${t("replay.upload")}<input type="file" id="record-file" accept=".json,application/json"></label>`;
+  }
+
+  function move(cmd) {
+    if (!st.data) return;
+    const deals = st.data.deals;
+    const steps = deals[st.deal].steps.length;
+    if (cmd === "next") {
+      if (st.step < steps) st.step += 1;
+      else if (st.deal < deals.length - 1) { st.deal += 1; st.step = 0; }
+    } else if (cmd === "prev") {
+      if (st.step > 0) st.step -= 1;
+      else if (st.deal > 0) { st.deal -= 1; st.step = deals[st.deal].steps.length; }
+    } else if (cmd === "nextdeal" && st.deal < deals.length - 1) { st.deal += 1; st.step = 0; }
+    else if (cmd === "prevdeal" && st.deal > 0) { st.deal -= 1; st.step = 0; }
+    else if (cmd === "start") st.step = 0;
+    else if (cmd === "end") st.step = steps;
+    render();
+  }
+
+  function onClick(e) {
+    const el = e.target.closest("[data-cmd]");
+    if (el && root.contains(el)) move(el.dataset.cmd);
+  }
+  function onKey(e) {
+    if (e.target.tagName === "INPUT") return;
+    const rtl = document.documentElement.dir === "rtl";
+    if (e.key === "ArrowRight") move(rtl ? "prev" : "next");
+    else if (e.key === "ArrowLeft") move(rtl ? "next" : "prev");
+    else if (e.key === "PageDown") move("nextdeal");
+    else if (e.key === "PageUp") move("prevdeal");
+  }
+  async function onChange(e) {
+    if (e.target.id !== "record-file" || !e.target.files.length) return;
+    const text = await e.target.files[0].text();
+    try {
+      const res = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+      const data = await res.json();
+      if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+      Object.assign(st, { data, deal: 0, step: 0, error: null });
+      render();
+    } catch (err) { toast(err.message); }
+  }
+
+  root.addEventListener("click", onClick);
+  root.addEventListener("change", onChange);
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("langchange", render);
+  render();
+  if (code) {
+    api(`/api/tables/${code}/replay`).then((d) => { st.data = d; render(); }).catch(() => { st.error = t("replay.notfound"); render(); });
+  }
+  return () => {
+    root.removeEventListener("click", onClick);
+    root.removeEventListener("change", onChange);
+    document.removeEventListener("keydown", onKey);
+    window.removeEventListener("langchange", render);
+  };
+}

@@ -1,0 +1,426 @@
+// The live table: lobby, play, dialogs and summaries, over one WebSocket that reconnects by itself.
+
+import { api, navigate, savedSeat, saveSeat, toast } from "./api.js";
+import { penaltyCards, renderBoard } from "./board.js";
+import { cardHTML, cardLabel } from "./cards.js";
+import { botName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
+
+const CARD_RE = /^[2-9TJQKA][SHDC]$/;
+const TRICK_LINGER_MS = 1100;
+
+export function mountTable(root, code) {
+  code = code.toUpperCase();
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("token")) {
+    saveSeat(code, Number(hash.get("seat") || 0), hash.get("token"));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  const st = {
+    code, ws: null, closed: false, retry: 0, connected: false, everConnected: false,
+    seat: null, token: (savedSeat(code) || {}).token || null,
+    n: null, epoch: null, view: null, info: null, drawer: null,
+    pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
+    deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
+    finishedOnly: false,
+  };
+  const tick = setInterval(() => updateTimer(root, st), 250);
+
+  function send(msg) {
+    if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(msg));
+  }
+
+  function connect() {
+    if (st.closed) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/${code}`);
+    st.ws = ws;
+    ws.onopen = () => {
+      st.connected = true; st.everConnected = true; st.retry = 0;
+      send({ type: "hello", token: st.token, last: st.n, epoch: st.epoch });
+    };
+    ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+    ws.onclose = () => {
+      st.connected = false;
+      if (st.closed || st.ws !== ws) return;
+      render();
+      const wait = Math.min(5000, 400 * 2 ** st.retry++);
+      setTimeout(connect, wait);
+    };
+  }
+
+  function reconnect() {
+    const old = st.ws;
+    st.ws = null;
+    if (old) old.close();
+    connect();
+  }
+
+  function onMessage(msg) {
+    if (msg.type === "welcome") {
+      st.seat = msg.seat;
+      if (st.epoch !== msg.epoch) st.n = null;
+      st.epoch = msg.epoch;
+      return;
+    }
+    if (msg.type === "error") { st.pending = false; toast(msg.message); render(); return; }
+    if (msg.type === "catchup") return; // the update that follows carries the state
+    if (msg.type !== "update") return;
+    st.n = msg.n;
+    st.view = msg.view;
+    st.info = msg.table;
+    st.pending = false;
+    const ev = msg.event;
+    st.freshCard = null;
+    if (ev && ev.kind === "action" && CARD_RE.test(ev.action)) {
+      st.freshCard = ev.action;
+      const v = msg.view;
+      if (v.contract !== "trix" && v.trick.length === 0 && v.last_trick.length === 4 && v.phase !== "choose_contract") {
+        st.lingerUntil = Date.now() + TRICK_LINGER_MS;
+        clearTimeout(st.lingerTimer);
+        st.lingerTimer = setTimeout(render, TRICK_LINGER_MS + 20);
+      }
+    }
+    if (ev && ev.kind === "timeout") toast(t("table.timeout", { name: seatName(ev.seat) }));
+    if (ev && ev.kind === "deal") st.lingerUntil = 0;
+    const timer = msg.table.timer || {};
+    st.deadline = timer.remaining === null || timer.remaining === undefined ? null : Date.now() + timer.remaining * 1000;
+    st.timerSeat = timer.seat;
+    st.timerTotal = timer.total || 0;
+    render();
+    autoAnswer();
+  }
+
+  function autoAnswer() {
+    // Every seat is asked about a redeal; one whose hand cannot claim just answers "no claim".
+    const v = st.view;
+    if (!v || st.seat === null || v.turn !== st.seat || v.phase !== "claim") return;
+    if (v.legal_actions.length === 1 && v.legal_actions[0] === "no claim" && st.autoSent !== st.n) {
+      st.autoSent = st.n;
+      act("no claim");
+    }
+  }
+
+  function act(action) {
+    if (st.pending) return;
+    st.pending = true;
+    send({ type: "act", action });
+  }
+
+  function seatName(s) {
+    const info = st.info && st.info.seats[s];
+    if (!info) return `#${s + 1}`;
+    if (s === st.seat) return t("you");
+    if (info.kind === "human") return info.name;
+    if (info.kind === "open") return t("seat.open");
+    return t("seat.bot", { name: botName(s), level: t(`level.${info.level}`) });
+  }
+
+  // -- rendering ------------------------------------------------------------------------------------
+
+  function render() {
+    if (st.closed) return;
+    if (st.finishedOnly) { root.innerHTML = finishedOnlyHTML(); return; }
+    if (!st.info || !st.view) {
+      root.innerHTML = `<div class="page"><p>${t("table.waiting")}</p></div>`;
+      return;
+    }
+    if (st.info.status === "lobby") { root.innerHTML = lobbyHTML(); return; }
+    const drawer = st.drawer === "scores" ? scoresDrawer() : st.drawer === "last" ? lastTrickDrawer() : "";
+    root.innerHTML = `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`;
+    updateTimer(root, st);
+  }
+
+  function bannersHTML() {
+    const out = [];
+    if (!st.connected && st.everConnected) out.push(`<div class="banner">${t("table.reconnecting")}</div>`);
+    const mine = st.seat !== null && st.info.seats[st.seat];
+    if (mine && mine.away) {
+      out.push(`<div class="banner">${t("table.away")} <button class="btn small" data-cmd="back">${t("table.back")}</button></div>`);
+    }
+    if (st.seat === null) out.push(`<div class="banner info">${t("table.watching")}</div>`);
+    return out.join("");
+  }
+
+  function statusHTML() {
+    const v = st.view;
+    const kingdoms = v.rules && typeof v.rules === "object" && v.rules.kingdoms ? v.rules.kingdoms : 4;
+    const parts = [`<span class="chip">${t("table.code")} <b>${code}</b></span>`];
+    if (v.tiebreak_deal) parts.push(`<span class="chip">${t("table.tiebreak")}</span>`);
+    else parts.push(`<span class="chip">${t("table.kingdom", { n: Math.min(v.kingdom + 1, kingdoms), of: kingdoms })} · ${t("table.deal", { n: v.deal_number + 1 })}</span>`);
+    parts.push(`<span class="chip">♛ ${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span>`);
+    if (v.contract && v.phase !== "choose_contract") parts.push(`<span class="chip contract" data-testid="contract">${escapeHtml(contractName(v.contract))}</span>`);
+    else if (v.phase === "choose_contract") parts.push(`<span class="chip">${escapeHtml(t("table.choosing", { name: seatName(v.king) }))}</span>`);
+    if (v.turn !== null && v.turn !== undefined) {
+      const who = v.turn === st.seat ? t("table.turn.you") : t("table.turn.other", { name: seatName(v.turn) });
+      parts.push(`<span class="chip ${v.turn === st.seat ? "warn" : ""}" data-testid="turn">${escapeHtml(who)}</span>`);
+    }
+    if (st.info.spectators) parts.push(`<span class="chip">${t("table.spectators", { n: st.info.spectators })}</span>`);
+    parts.push(`<span class="spacer"></span>`);
+    parts.push(`<button class="btn small ghost" data-cmd="invite">${t("table.invite")}</button>`);
+    parts.push(`<button class="btn small ghost" data-cmd="last">${t("table.lasttrick")}</button>`);
+    parts.push(`<button class="btn small secondary" data-cmd="scores">${t("table.scores")}</button>`);
+    return `<div class="statusbar">${parts.join("")}</div>`;
+  }
+
+  function scene(drawer) {
+    const v = st.view;
+    const me = st.seat ?? 0;
+    const myTurn = st.seat !== null && v.turn === st.seat && !st.pending;
+    const legalCards = new Set(v.legal_actions.filter((a) => CARD_RE.test(a)));
+    const lingering = Date.now() < st.lingerUntil && v.trick.length === 0 && v.last_trick.length === 4;
+    const seats = [0, 1, 2, 3].map((s) => {
+      const info = st.info.seats[s];
+      let status = "";
+      if (info.kind === "human" && info.away) status = t("seat.away");
+      else if (info.kind === "human" && !info.connected) status = t("seat.offline");
+      const timer = st.deadline !== null && st.timerSeat === s && st.timerTotal ? 1 : null;
+      const inDeal = v.contract && v.phase !== "choose_contract";
+      return {
+        name: seatName(s),
+        isKing: v.king === s,
+        isBot: info.kind === "bot" || info.away,
+        isTurn: v.turn === s,
+        away: info.away,
+        status,
+        timer,
+        hand: s === st.seat ? v.hand : null,
+        handCount: v.hand_sizes[s],
+        legal: s === st.seat ? legalCards : null,
+        tricks: inDeal ? v.tricks_taken[s] : undefined,
+        taken: inDeal ? penaltyCards(v.contract, v.taken[s]) : [],
+        doubled: inDeal ? v.doubled.filter(([h]) => h === s).map(([, c]) => c) : [],
+        outPlace: v.out.indexOf(s) + 1,
+      };
+    });
+    let prompt = "";
+    let extra = "";
+    if (myTurn && v.phase === "play") {
+      prompt = t("table.turn.you");
+      if (v.legal_actions.includes("pass")) {
+        extra = `<button class="btn" data-action="pass" data-testid="pass">${t("table.pass")}</button>`;
+      }
+    }
+    const centerExtra = floatingDialogHTML() + drawer;
+    return {
+      me, seats, contract: v.phase === "choose_contract" ? null : v.contract,
+      trick: lingering ? v.last_trick : v.trick,
+      trickWinner: lingering ? v.last_trick_winner : null,
+      layouts: v.layouts,
+      freshCard: st.freshCard,
+      myTurn, prompt, extraBottom: extra, centerExtra,
+      centerNote: lingering && v.last_trick_winner !== null ? t("table.winner", { name: seatName(v.last_trick_winner) }) : "",
+    };
+  }
+
+  function floatingDialogHTML() {
+    const v = st.view;
+    if (st.seat === null || v.turn !== st.seat || st.pending) return "";
+    if (v.phase === "choose_contract") {
+      const buttons = v.legal_actions.map((a) => {
+        const id = a.replace(/^contract /, "");
+        return `<button class="choice" data-action="${a}"><b>${escapeHtml(contractName(id))}</b><small>${escapeHtml(contractHint(id))}</small></button>`;
+      }).join("");
+      return `<div class="dialog floating-dialog" id="contract-dialog" role="dialog"><h2>${t("dlg.contract")}</h2><p>${t("dlg.contract.sub")}</p><div class="choices">${buttons}</div></div>`;
+    }
+    if (v.phase === "double") {
+      const buttons = v.legal_actions.map((a) => {
+        if (a === "no double") return `<button class="btn secondary" data-action="no double">${t("dlg.nodouble")}</button>`;
+        const card = a.replace(/^double /, "");
+        return `<button class="btn" data-action="${a}">${t("dlg.double.card", { card: cardLabel(card) })}</button>`;
+      }).join("");
+      return `<div class="dialog floating-dialog" id="double-dialog" role="dialog"><h2>${t("dlg.double")}</h2><p>${t("dlg.double.sub")}</p><div class="row">${buttons}</div></div>`;
+    }
+    if (v.phase === "claim" && v.legal_actions.includes("claim")) {
+      return `<div class="dialog floating-dialog" id="claim-dialog" role="dialog"><h2>${t("dlg.claim")}</h2><p>${t("dlg.claim.sub")}</p>`
+        + `<div class="row"><button class="btn secondary" data-action="no claim">${t("dlg.claim.no")}</button><button class="btn" data-action="claim">${t("dlg.claim.yes")}</button></div></div>`;
+    }
+    return "";
+  }
+
+  function scoreClass(x) { return x < 0 ? "neg" : x > 0 ? "pos" : ""; }
+
+  function scoresTable(highlightLast) {
+    const v = st.view;
+    const head = `<tr><th>${t("dlg.deal")}</th>${[0, 1, 2, 3].map((s) => `<th dir="auto">${escapeHtml(seatName(s))}</th>`).join("")}</tr>`;
+    const rows = v.history.map((h, i) => {
+      const name = h.thrown_in !== null ? "—" : contractName(h.contract);
+      const cls = highlightLast && i === v.history.length - 1 ? "winner-row" : "";
+      return `<tr class="${cls}"><td>${i + 1}. ${escapeHtml(name)} <small>♛${escapeHtml(seatName(h.king))}</small></td>${h.scores.map((x) => `<td class="${scoreClass(x)}">${x}</td>`).join("")}</tr>`;
+    }).join("");
+    let foot = `<tr><td>${t("dlg.total")}</td>${v.totals.map((x) => `<td class="${scoreClass(x)}">${x}</td>`).join("")}</tr>`;
+    if (v.team_totals) {
+      foot += `<tr><td colspan="5">${escapeHtml(t("team.a", { a: seatName(0), b: seatName(2) }))}: ${v.team_totals[0]} · ${escapeHtml(t("team.a", { a: seatName(1), b: seatName(3) }))}: ${v.team_totals[1]}</td></tr>`;
+    }
+    return `<table class="scores" data-testid="scores"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`;
+  }
+
+  function scoresDrawer() {
+    return `<div class="drawer" id="scores-drawer"><h3>${t("table.scores")} <button class="btn small ghost" data-cmd="close">${t("table.close")}</button></h3>${scoresTable(false)}</div>`;
+  }
+
+  function lastTrickDrawer() {
+    const v = st.view;
+    const body = v.last_trick.length
+      ? `<div class="trick-row" style="display:flex;gap:8px;flex-wrap:wrap">${v.last_trick.map(([s, c]) => `<div style="text-align:center">${cardHTML(c, { cls: s === v.last_trick_winner ? "winner-card" : "" })}<div dir="auto">${escapeHtml(seatName(s))}</div></div>`).join("")}</div>`
+        + `<p>${escapeHtml(t("table.winner", { name: seatName(v.last_trick_winner) }))}</p>`
+      : `<p>${t("table.nolast")}</p>`;
+    return `<div class="drawer" id="last-trick"><h3>${t("table.lasttrick")} <button class="btn small ghost" data-cmd="close">${t("table.close")}</button></h3>${body}</div>`;
+  }
+
+  function tookText(s) {
+    const v = st.view;
+    if (v.contract === "trix") {
+      const place = v.out.indexOf(s);
+      return place >= 0 ? t("took.place", { n: place + 1 }) : t("took.place", { n: 4 });
+    }
+    const cards = penaltyCards(v.contract, v.taken[s]);
+    const tricks = v.tricks_taken[s];
+    if (!tricks) return t("took.nothing");
+    return `${t("took.tricks", { n: tricks })}<span class="taken-inline">${cards.map((c) => cardHTML(c, { cls: "mini" })).join("")}</span>`;
+  }
+
+  function dialogHTML() {
+    const v = st.view;
+    if (v.match_over) {
+      const order = [0, 1, 2, 3].sort((a, b) => v.totals[b] - v.totals[a]);
+      const names = v.winners.map((s) => seatName(s)).join(" & ");
+      const headline = v.winners.length > (v.team_totals ? 2 : 1) ? t("dlg.shared", { names }) : t("dlg.won", { names });
+      const rows = order.map((s) => `<tr class="${v.winners.includes(s) ? "winner-row" : ""}"><td dir="auto">${escapeHtml(seatName(s))}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
+      return `<div class="overlay"><div class="dialog" id="match-over" role="dialog"><h2>${t("dlg.matchover")}</h2><p><b>${escapeHtml(headline)}</b></p>`
+        + `<table class="scores"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`
+        + `<details><summary>${t("table.scores")}</summary>${scoresTable(false)}</details>`
+        + `<div class="row"><a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>`
+        + `<a class="btn secondary" href="/replay/${code}" data-link>${t("dlg.replay")}</a><a class="btn" href="/" data-link>${t("dlg.newtable")}</a></div></div></div>`;
+    }
+    if (v.phase !== "deal_over" || !v.history.length) return "";
+    const last = v.history[v.history.length - 1];
+    let body;
+    if (last.thrown_in !== null) {
+      body = `<p>${escapeHtml(t("dlg.thrownin", { name: seatName(last.thrown_in) }))}</p>`;
+    } else {
+      const rows = [0, 1, 2, 3].map((s) => `<tr><td dir="auto">${escapeHtml(seatName(s))}</td><td>${tookText(s)}</td><td class="${scoreClass(last.scores[s])}">${last.scores[s]}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
+      body = `<p><b>${escapeHtml(contractName(last.contract))}</b> · ♛ ${escapeHtml(seatName(last.king))}</p>`
+        + `<table class="scores"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.took")}</th><th>${t("dlg.deal")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+    }
+    const ready = st.info.ready || [];
+    let action = "";
+    if (st.seat !== null) {
+      action = ready.includes(st.seat)
+        ? `<span>${t("dlg.readywait", { n: ready.length })}</span>`
+        : `<button class="btn" id="next-deal" data-cmd="next">${t("dlg.next")}</button>`;
+    }
+    return `<div class="overlay"><div class="dialog" id="deal-summary" role="dialog"><h2>${t("dlg.dealover", { n: v.history.length })}</h2>${body}<div class="row">${action}</div></div></div>`;
+  }
+
+  function lobbyHTML() {
+    const info = st.info;
+    const link = `${location.origin}/t/${code}`;
+    const seated = st.seat !== null;
+    const seats = info.seats.map((s) => {
+      let who;
+      if (s.kind === "human") {
+        const tags = [s.seat === st.seat ? t("lobby.you") : "", s.seat === info.host_seat ? t("lobby.host") : ""].filter(Boolean).join(", ");
+        who = `<span class="who" dir="auto">${escapeHtml(s.name)}</span>${tags ? ` <small>(${tags})</small>` : ""}`;
+      } else {
+        who = `<span class="who">${t("seat.open")}</span><small>${t("lobby.open", { level: t(`level.${s.level}`) })}</small>`;
+      }
+      const take = !seated && s.kind === "open" ? `<button class="btn small" data-cmd="take" data-seat="${s.seat}">${t("lobby.take")}</button>` : "";
+      return `<div class="seatcard" data-lobby-seat="${s.seat}">${who}${take}</div>`;
+    }).join("");
+    const nameField = !seated
+      ? `<label class="field">${t("lobby.yourname")}<input type="text" id="join-name" maxlength="40" value="${escapeHtml(st.joinName)}"></label><p>${t("lobby.watch")}</p>` : "";
+    let footer = "";
+    if (seated && st.seat === info.host_seat) footer = `<button class="btn" data-cmd="start" id="start-match">${t("lobby.start")}</button>`;
+    else if (seated) footer = `<p>${t("lobby.waiting")}</p>`;
+    return `<div class="lobby panel" data-testid="lobby"><h2>${t("lobby.title", { code })}</h2>`
+      + `<div class="code-big">${code}</div><p>${t("lobby.invite")}</p>`
+      + `<div class="invite"><code id="invite-link">${escapeHtml(link)}</code><button class="btn small secondary" data-cmd="copy">${t("lobby.copy")}</button></div>`
+      + `${nameField}<div class="seats">${seats}</div>${footer}</div>`;
+  }
+
+  function finishedOnlyHTML() {
+    return `<div class="page"><div class="panel"><h2>${t("dlg.matchover")}</h2>`
+      + `<div class="row" style="display:flex;gap:10px"><a class="btn" href="/replay/${code}" data-link>${t("dlg.replay")}</a>`
+      + `<a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a></div></div></div>`;
+  }
+
+  // -- input ----------------------------------------------------------------------------------------
+
+  async function onClick(e) {
+    const el = e.target.closest("[data-play],[data-action],[data-cmd]");
+    if (!el || !root.contains(el)) return;
+    if (el.dataset.play) { act(el.dataset.play); render(); return; }
+    if (el.dataset.action) { act(el.dataset.action); render(); return; }
+    const cmd = el.dataset.cmd;
+    if (cmd === "next") { send({ type: "next" }); st.info.ready = [...(st.info.ready || []), st.seat]; render(); }
+    else if (cmd === "back") send({ type: "back" });
+    else if (cmd === "scores" || cmd === "last") { st.drawer = st.drawer === cmd ? null : cmd; render(); }
+    else if (cmd === "close") { st.drawer = null; render(); }
+    else if (cmd === "invite" || cmd === "copy") {
+      const link = `${location.origin}/t/${code}`;
+      try { await navigator.clipboard.writeText(link); toast(t("lobby.copied")); } catch { toast(link, 6000); }
+    } else if (cmd === "take") {
+      const input = root.querySelector("#join-name");
+      const name = (input && input.value.trim()) || t("you");
+      try {
+        const res = await api(`/api/tables/${code}/join`, { name, seat: Number(el.dataset.seat) });
+        saveSeat(code, res.seat, res.token);
+        st.token = res.token;
+        reconnect();
+      } catch (err) { toast(err.message); }
+    } else if (cmd === "start") {
+      try { await api(`/api/tables/${code}/start`, { token: st.token }); } catch (err) { toast(err.message); }
+    }
+  }
+
+  function onKey(e) {
+    if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.play) {
+      e.preventDefault();
+      act(e.target.dataset.play);
+    }
+  }
+
+  function onInput(e) {
+    if (e.target.id === "join-name") st.joinName = e.target.value;
+  }
+
+  root.addEventListener("click", onClick);
+  root.addEventListener("keydown", onKey);
+  root.addEventListener("input", onInput);
+  const onLang = () => render();
+  window.addEventListener("langchange", onLang);
+
+  (async () => {
+    try {
+      const info = await api(`/api/tables/${code}`);
+      if (info.status === "finished" && !info.seats) { st.finishedOnly = true; render(); return; }
+    } catch (err) {
+      root.innerHTML = `<div class="page"><div class="panel"><p>${escapeHtml(err.message)}</p><a class="btn" href="/" data-link>${t("nav.new")}</a></div></div>`;
+      return;
+    }
+    render();
+    connect();
+  })();
+
+  return () => {
+    st.closed = true;
+    clearInterval(tick);
+    clearTimeout(st.lingerTimer);
+    window.removeEventListener("langchange", onLang);
+    root.removeEventListener("click", onClick);
+    root.removeEventListener("keydown", onKey);
+    root.removeEventListener("input", onInput);
+    if (st.ws) st.ws.close();
+  };
+}
+
+function updateTimer(root, st) {
+  if (st.deadline === null || !st.timerTotal) return;
+  const bar = root.querySelector(`[data-timer-seat="${st.timerSeat}"] > i`);
+  if (!bar) return;
+  const left = Math.max(0, st.deadline - Date.now()) / 1000;
+  bar.style.width = `${Math.round((left / st.timerTotal) * 100)}%`;
+  bar.parentElement.title = `${Math.ceil(left)} s`;
+}
+
+export { navigate };
