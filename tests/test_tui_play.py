@@ -117,8 +117,8 @@ async def test_hint_names_a_move_and_why() -> None:
         await settle(app, pilot)
         screen = screen_text(app)
         hint_line = next(line for line in screen.splitlines() if line.startswith("Hint: play "))
-        assert len(hint_line.split(":", 2)[2].strip()) > 3  # a reason follows the move
-        hinted = Card.parse(hint_line.split()[2].rstrip(":"))
+        hinted = Card.parse(hint_line.split()[2])
+        assert len(hint_line.split(" — ", 1)[1]) > 3  # a reason follows the move
         assert app.hints_given == 1
         await pilot.press("enter")  # the hint also moved the selection to its card
         await settle(app, pilot)
@@ -239,3 +239,24 @@ async def test_ctrl_c_quits_and_the_record_survives(tmp_path: Path) -> None:
     doc = json.loads(save.read_text(encoding="utf-8"))
     assert doc["deals"][0]["contract"] == "king_of_hearts" and len(doc["deals"][0]["plays"]) >= 4
     assert CliRunner().invoke(cli_app, ["verify", str(save)]).exit_code == 0
+
+
+async def test_a_trix_deal_by_enter_alone_with_passes() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")  # Trix
+        await settle(app, pilot)
+        s = app.session
+        saw_layouts = saw_pass_prompt = False
+        while s.match.phase != Phase.DEAL_OVER:
+            screen = screen_text(app)
+            saw_layouts |= "♠ J" in screen or "♠ 10 … J" in screen
+            saw_pass_prompt |= "You have no card to place: press Enter to pass." in screen
+            await pilot.press("enter")
+            await settle(app, pilot)
+        deal = s.match.deals[-1]
+        assert deal.scores is not None and sorted(deal.scores) == [50, 100, 150, 200]
+        assert saw_layouts
+        assert saw_pass_prompt and 52 in [a for a, seat in zip(deal.plays, deal.seats) if seat == 0]
+        assert "Deal over: " in screen_text(app)

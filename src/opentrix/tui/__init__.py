@@ -30,8 +30,9 @@ def play_terminal(
         raise SystemExit(2) from None
     glyphs = Glyphs(ascii=ascii_wanted() if ascii is None else ascii)
     PlayApp(session, glyphs, pause=pause).run()
-    done = sum(1 for d in session.match.deals if d.scores is not None)
-    print(f"seed {session.seed}: {done} deals played, totals {session.match.totals}")
+    done = sum(1 for d in session.match.deals if d.scores is not None and d.thrown_in is None)
+    state = "match over" if session.match.is_over else f"{done} deals finished"
+    print(f"seed {session.seed}: {state}, totals {session.match.totals} (you, right, across, left)")
     if save is not None:
         if session.save_error:
             print(f"opentrix: {session.save_error}", file=sys.stderr)

@@ -145,7 +145,7 @@ class PlayApp(App[None]):
         if key != self.decision_key:
             self.decision_key = key
             self.cursor = 0
-        self.query_one("#header", Static).update(render.header(v, self.names, self.g))
+        self.query_one("#header", Static).update(render.header(v, SEAT_NAMES, self.g))
         self.query_one("#status", Static).update(self.status_line())
         self.query_one("#table", Static).update(render.table(v, self.g, self.names))
         self.query_one("#scores", Static).update(render.scores(v, SHORT_NAMES, max_rows=8))
@@ -294,7 +294,7 @@ class PlayApp(App[None]):
 
     def on_key(self, event: events.Key) -> None:
         ch = (event.character or "").lower()
-        if not ch or ch not in TYPED_CHARS or event.key in ("space", "tab"):
+        if not ch or ch not in TYPED_CHARS or event.key in ("space", "tab") or isinstance(self.screen, ScoreSheet):
             return
         event.stop()
         v = self.session.view()
@@ -404,6 +404,10 @@ class PlayApp(App[None]):
             if o.action == action:
                 self.cursor = i
         what = phrase(action, self.g)
+        reason = self.g.text(reason).strip()
+        for prefix in (what.split(" ", 1)[-1], A.to_str(action, symbols=True), A.to_str(action)):
+            reason = reason.removeprefix(prefix + ":").removeprefix(prefix + " -").strip()
         self.hints_given += 1
-        self.say(Text("Hint: ", style="bold") + Text(f"{what}: {self.g.text(reason)}"))
+        dash = " - " if self.g.ascii else " — "
+        self.say(Text("Hint: ", style="bold") + Text(what + dash + reason if reason else what))
         self.refresh_table()
