@@ -65,7 +65,7 @@ class StrongBot(Bot):
     def __init__(
         self,
         seed: int | str | None = None,
-        samples: int | None = 24,
+        samples: int | None = 64,
         budget_ms: float | None = 250.0,
         inference: bool = True,
         min_samples: int = 4,
