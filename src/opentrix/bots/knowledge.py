@@ -210,7 +210,7 @@ def _assign_exact(
             raise ValueError("no deal is consistent with this view")
     got = {s: 0 for s in others}
     for i, s in enumerate(slots):
-        c = owner[i]
-        if c is not None:
-            got[s] |= 1 << c
+        card = owner[i]
+        if card is not None:
+            got[s] |= 1 << card
     return got

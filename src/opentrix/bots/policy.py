@@ -176,7 +176,7 @@ def _lead(k: Costs, hand: int, legal: int, unseen: int) -> int:
         h = (unseen & ABOVE[c]).bit_count()
         left = (unseen & suit).bit_count()
         p = 1.0 if h == 0 else 0.45**h
-        exp = k.trick + value[c]
+        exp = float(k.trick + value[c])
         in_suit = unseen & suit & pen
         if in_suit:
             vs = sorted((value[x] for x in cards_of(in_suit)), reverse=True)
@@ -216,6 +216,7 @@ def place_trix(hand: int, legal: int, gone: int) -> int:
     for c in cards_of(legal):
         r = c % 13
         s = 0.0
+        dirs: tuple[int, ...]
         if r == 9:
             dirs = (1, -1)
             s += 0.5
