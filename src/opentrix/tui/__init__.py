@@ -20,6 +20,7 @@ def play_terminal(
     pause: float = DEFAULT_PAUSE,
 ) -> None:
     """Play a match at seat 0 against three bots; with ``save``, the record is rewritten after every action."""
+    require_textual()
     from .play_app import PlayApp
     from .session import PlaySession
 
@@ -40,4 +41,13 @@ def play_terminal(
             print(f"saved to {save}; check it with: opentrix verify {save}")
 
 
-__all__ = ["DEFAULT_PAUSE", "play_terminal"]
+def require_textual() -> None:
+    """Exit with an install hint, not a traceback, when the optional Textual dependency is missing."""
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        print("opentrix: the terminal client needs Textual: pip install 'opentrix[terminal]'", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+__all__ = ["DEFAULT_PAUSE", "play_terminal", "require_textual"]

@@ -21,9 +21,11 @@ def replay(
     An invalid record is shown up to its first error, which is named as `opentrix verify` names it.
     """
     from ..record import RecordError
+    from . import require_textual
     from .glyphs import Glyphs, ascii_wanted
     from .replay import load_replay
 
+    require_textual()
     glyphs = Glyphs(ascii=ascii or ascii_wanted())
     try:
         rp = load_replay(file, glyphs)

@@ -52,7 +52,7 @@ Screen { layout: vertical; }
 #table { width: 51; height: 11; }
 #scores { width: 1fr; height: 11; border-left: solid $panel-lighten-2; padding-left: 1; }
 #hand { height: 1; }
-#prompt { height: 2; }
+#prompt { height: auto; min-height: 2; }
 #message { height: 1fr; }
 #entry { height: 1; }
 ScoreSheet { align: center middle; }
@@ -194,8 +194,8 @@ class PlayApp(App[None]):
         if v.phase == Phase.CHOOSE_CONTRACT:
             head = "You are king: name a contract (number, or ←/→ then Enter)."
         elif v.phase == Phase.DOUBLE:
-            what = "K♥" if v.contract is Contract.KING_OF_HEARTS else "a queen"
-            head = f"Double {g.text(what)}? Its taker pays double and you gain its value; everyone sees it."
+            cards = [g.card(A.doubled_card(a)) for a in v.legal_actions if A.DOUBLE_BASE <= a < A.DOUBLE_BASE + 5]
+            head = f"Double {' or '.join(cards)}? If another player takes it, he pays double and you gain."
         else:
             head = "Your hand allows a redeal: claim it, or play on?"
         line = Text(head + "\n")

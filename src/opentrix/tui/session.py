@@ -56,7 +56,8 @@ def choices(v: View, g: Glyphs) -> list[Choice]:
         elif A.DOUBLE_BASE <= a < A.DOUBLE_BASE + 5:
             out.append(Choice(a, "double " + g.card(A.doubled_card(a))))
         elif a == A.NO_DOUBLE:
-            out.append(Choice(a, "no double" if len(v.legal_actions) == 2 else "no more"))
+            mine = any(holder == v.seat for holder, _ in v.doubled)
+            out.append(Choice(a, "double no more" if mine else "no double"))
         elif a == A.CLAIM:
             out.append(Choice(a, "claim a redeal"))
         elif a == A.NO_CLAIM:
