@@ -14,6 +14,7 @@ from opentrix.cards import Card
 from opentrix.contracts import Contract
 from opentrix.deal import Phase
 from opentrix.record import Record
+from opentrix.tui import render
 from opentrix.tui.commands import register
 from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.render import hand_compact
@@ -21,6 +22,7 @@ from opentrix.tui.replay import build_replay, load_replay
 from opentrix.tui.replay_app import ReplayApp
 from opentrix.tui.session import PlaySession
 from opentrix.tui.snapshot import screen_text
+from opentrix.view import view
 
 EXAMPLES = files("opentrix") / "examples"
 SIZE = (80, 24)
@@ -128,3 +130,28 @@ async def test_a_saved_game_replays(tmp_path: Path) -> None:
         await pilot.press("end")
         assert "End: the record ends here." in screen_text(app)
         assert Card(s.match.deals[-1].plays[-1]).symbol in screen_text(app)
+
+
+def test_a_thrown_in_deal_and_its_redeal_are_steps() -> None:
+    hands = [
+        [f"{r}H" for r in "23456789TJQA"] + ["AS"],  # seat 0 holds 7♥: the first king
+        ["KH"] + [f"{r}S" for r in "23456789TJQK"],  # seat 1's only heart is K♥: it may claim a redeal
+        [f"{r}D" for r in "23456789TJQKA"],
+        [f"{r}C" for r in "23456789TJQKA"],
+    ]
+    doc = {
+        "format": "opentrix-record/1",
+        "rules": "wikipedia",  # King of Hearts redeals allowed
+        "deals": [
+            {"hands": hands, "contract": "king_of_hearts", "thrown_in": 1, "plays": []},
+            {"hands": hands, "contract": "ltoosh", "plays": []},
+        ],
+    }
+    rp = build_replay(Record.from_json(doc))
+    assert rp.error is None
+    captions = [s.caption for s in rp.steps]
+    assert "seat 1 claims a redeal; the deal is thrown in" in captions
+    assert captions[-1] == "seat 0 names Ltoosh"
+    assert [s.deal for s in rp.steps] == [0, 0, 0, 1, 1]
+    shown = render.scores(view(rp.steps[-1].match, None), ["s0", "s1", "s2", "s3"], first_deal=0).plain
+    assert " 0 KoH  thrown in by s1" in shown

@@ -159,9 +159,10 @@ def seat_status(v: View, seat: int, g: Glyphs) -> Text:
         t.append(" ")
         t.append_text(cards_line(cards_of(shown), g))
     counted = diamonds & ~shown
-    if counted:
-        t.append(f" {counted.bit_count()}")
+    if counted:  # diamonds are counted, not listed: "♦×4" (four diamonds, not the four of diamonds)
+        t.append(" ")
         t.append(g.suit(2), style=suit_style(2))
+        t.append(f"{'x' if g.ascii else '×'}{counted.bit_count()}")
     return t
 
 
@@ -264,10 +265,10 @@ def table_all_hands(v: View, hands: Sequence[int], g: Glyphs, names: Sequence[st
     return c.render()
 
 
-def scores(v: View, short: Sequence[str], max_rows: int = 20) -> Text:
+def scores(v: View, short: Sequence[str], max_rows: int = 20, first_deal: int = 1) -> Text:
     """Scores per deal (the latest ``max_rows``), then the totals: the right-hand panel and score sheet."""
     out = Text(f"{'#':>2} {'deal':<4}" + "".join(f"{n[:4]:>5}" for n in short) + "\n", style="bold")
-    rows = list(enumerate(v.history, start=1))
+    rows = list(enumerate(v.history, start=first_deal))
     if len(rows) > max_rows:
         out.append(f"   … {len(rows) - max_rows} earlier deals\n", style="dim")
         rows = rows[len(rows) - max_rows + 1 :]
@@ -285,6 +286,12 @@ def scores(v: View, short: Sequence[str], max_rows: int = 20) -> Text:
         t = v.totals
         out.append(f"\nTeams {short[0]}+{short[2]} {t[0] + t[2]}, {short[1]}+{short[3]} {t[1] + t[3]}")
     return out
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """Four-letter column heads for the score table; seat numbers when the names would not tell seats apart."""
+    heads = [n.split(" (")[0][:4] for n in names]
+    return heads if len(set(heads)) == len(heads) else [f"s{seat}" for seat in range(len(names))]
 
 
 def header(v: View, names: Sequence[str], g: Glyphs, first_deal: int = 1) -> Text:

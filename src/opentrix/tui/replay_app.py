@@ -51,7 +51,7 @@ class ReplayApp(App[None]):
         self.record_name = name
         self.g = glyphs or Glyphs()
         self.index = 0
-        self.short = [n.split(" (")[0][:4] for n in replay.names]
+        self.short = render.short_names(replay.names)
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -82,7 +82,7 @@ class ReplayApp(App[None]):
         self.query_one("#title", Static).update(title)
         self.query_one("#header", Static).update(render.header(v, self.replay.names, self.g, first_deal=0))
         self.query_one("#table", Static).update(render.table_all_hands(v, hands, self.g, self.replay.names))
-        self.query_one("#scores", Static).update(render.scores(v, self.short, max_rows=10))
+        self.query_one("#scores", Static).update(render.scores(v, self.short, max_rows=10, first_deal=0))
         self.query_one("#caption", Static).update(Text(self.g.text(st.caption), style="bold"))
         err = self.replay.error
         if err is not None:
