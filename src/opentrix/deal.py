@@ -328,7 +328,7 @@ class Deal:
         phase = self.phase
         if phase == _DOUBLE:
             mine = self.hands[self.turn] & self._doublable() & ~self.doubled
-            return [A.DOUBLE_BASE + A.DOUBLABLE.index(c) for c in cards_of(mine)] + [A.NO_DOUBLE]
+            return sorted(A.DOUBLE_BASE + A.DOUBLABLE.index(c) for c in cards_of(mine)) + [A.NO_DOUBLE]
         if phase == _CLAIM:
             if can_claim_redeal(self.hands[self.turn], self.contract):
                 return [A.CLAIM, A.NO_CLAIM]

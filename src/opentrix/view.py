@@ -130,7 +130,7 @@ def view(match: Match, seat: int | None) -> View:
     history = tuple(
         DealSummary(d.king, Contract(d.contract), d.thrown_in, d.scores, CardSet(d.doubled))
         for d in match.deals
-        if d.scores is not None and (d is not deal or phase >= Phase.DEAL_OVER)
+        if d.scores is not None  # every finished deal, the one just before a contract choice included
     )
     if phase == Phase.CHOOSE_CONTRACT:
         hands = match.pending_hands

@@ -1,0 +1,134 @@
+"""Cards, card sets and actions: the ints everything else is built on, and their texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from opentrix import actions as A
+from opentrix.cards import (
+    DIAMONDS,
+    HEARTS,
+    JACKS,
+    KING_OF_HEARTS,
+    QUEENS,
+    SUIT_MASKS,
+    Card,
+    CardSet,
+    Suit,
+    card_name,
+    cards_of,
+    mask_of,
+    parse_card,
+)
+from opentrix.contracts import Contract
+
+
+def test_card_numbering_is_suit_times_13_plus_rank() -> None:
+    assert int(Card["2S"]) == 0
+    assert int(Card.AS) == 12
+    assert int(Card["2H"]) == 13
+    assert int(Card.KH) == 1 * 13 + 11
+    assert int(Card.AC) == 51
+    assert len(Card) == 52
+    assert Card.QD.suit is Suit.DIAMONDS and Card.QD.rank == 10
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("QS", "QS"), ("TD", "TD"), ("10D", "TD"), ("10♦", "TD"), ("K♥", "KH"), ("kh", "KH"), ("a♣", "AC"),
+     (" 2s ", "2S"), ("t♤", "TS"), ("9♡", "9H"), ("J♢", "JD"), ("5♧", "5C")],
+)  # fmt: skip
+def test_card_strings_accepted_and_written_canonically(text: str, name: str) -> None:
+    assert card_name(parse_card(text)) == name
+    assert str(Card.parse(text)) == name
+
+
+@pytest.mark.parametrize("bad", ["", "Q", "1S", "11D", "QX", "KHH", "ZZ", "♥K", "K♥♥", "10"])
+def test_bad_card_strings_name_the_string(bad: str) -> None:
+    with pytest.raises(ValueError, match="not a card") as e:
+        parse_card(bad)
+    assert repr(bad) in str(e.value)
+
+
+@pytest.mark.parametrize("bad", [None, 12, 3.5, ["QS"]])
+def test_non_strings_are_not_cards(bad: object) -> None:
+    with pytest.raises(ValueError, match="not a card"):
+        parse_card(bad)
+
+
+def test_symbols() -> None:
+    assert Card.KH.symbol == "K♥"
+    assert Card.TD.symbol == "10♦"
+    assert Suit.CLUBS.symbol == "♣" and Suit.CLUBS.letter == "C"
+    assert Suit.parse("♦") is Suit.DIAMONDS and Suit.parse("h") is Suit.HEARTS
+
+
+def test_card_sets() -> None:
+    s = CardSet(["AS", "10D", "K♥"])
+    assert len(s) == 3
+    assert "KH" in s and Card.AS in s and "QS" not in s and 60 not in s
+    assert str(s) == "AS KH TD"
+    assert [str(c) for c in s] == ["AS", "KH", "TD"]
+    assert CardSet.parse("AS, KH TD") == s
+    assert s.in_suit(Suit.HEARTS) == CardSet(["KH"])
+    assert s.names() == ["AS", "KH", "TD"]
+    assert not CardSet() and bool(s)
+    with pytest.raises(ValueError):
+        CardSet(1 << 52)
+
+
+def test_masks() -> None:
+    assert cards_of(QUEENS) == [Card.QS, Card.QH, Card.QD, Card.QC]
+    assert cards_of(JACKS) == [Card.JS, Card.JH, Card.JD, Card.JC]
+    assert KING_OF_HEARTS == 1 << Card.KH
+    assert DIAMONDS == SUIT_MASKS[Suit.DIAMONDS] and HEARTS.bit_count() == 13
+    assert sum(SUIT_MASKS) == (1 << 52) - 1
+    assert mask_of([0, 51]) == 1 | 1 << 51
+    assert cards_of(0) == []
+    every = cards_of((1 << 52) - 1)
+    assert every == list(range(52))
+
+
+@pytest.mark.parametrize(
+    ("action", "text"),
+    [
+        (Card.QS, "QS"),
+        (A.PASS, "pass"),
+        (A.choose(Contract.KING_OF_HEARTS), "contract king_of_hearts"),
+        (A.choose("complex"), "contract complex"),
+        (A.double("KH"), "double KH"),
+        (A.double(Card.QC), "double QC"),
+        (A.NO_DOUBLE, "no double"),
+        (A.CLAIM, "claim"),
+        (A.NO_CLAIM, "no claim"),
+    ],
+)
+def test_action_texts_round_trip(action: int, text: str) -> None:
+    assert A.to_str(action) == text
+    assert A.parse(text) == action
+
+
+def test_action_space() -> None:
+    assert A.NUM_ACTIONS == 67
+    every = {A.to_str(a) for a in range(A.NUM_ACTIONS)}
+    assert len(every) == 67
+    assert A.parse("queens") == A.choose(Contract.QUEENS)
+    assert A.to_str(A.double("KH"), symbols=True) == "double K♥"
+    assert A.contract_of(A.choose("trix")) is Contract.TRIX
+    assert A.doubled_card(A.double("QD")) == Card.QD
+    assert A.is_card(51) and not A.is_card(A.PASS)
+    with pytest.raises(ValueError, match="can never be doubled"):
+        A.double("2C")
+    with pytest.raises(ValueError, match="not an action id"):
+        A.to_str(67)
+    with pytest.raises(ValueError, match="not an action"):
+        A.parse("fold")
+
+
+def test_contract_names() -> None:
+    assert [c.id for c in Contract] == ["king_of_hearts", "queens", "diamonds", "ltoosh", "trix", "complex"]
+    assert Contract.parse("King of Hearts") is Contract.KING_OF_HEARTS
+    with pytest.raises(ValueError, match="unknown contract"):
+        Contract.parse("hearts")
+    with pytest.raises(ValueError, match="unknown contract"):
+        Contract.parse(3)

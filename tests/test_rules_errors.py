@@ -1,0 +1,178 @@
+"""Illegal actions raise precise exceptions whose words a player understands: exact texts."""
+
+from __future__ import annotations
+
+import pytest
+from engine_kit import SUITED, cards, deal, finish, moved
+
+from opentrix import actions as A
+from opentrix.cards import Card
+from opentrix.contracts import Contract
+from opentrix.deal import Deal, check_hands
+from opentrix.errors import (
+    IllegalAction,
+    IllegalClaim,
+    IllegalContract,
+    IllegalDouble,
+    IllegalPlay,
+    InvalidDeal,
+    NotYourTurn,
+    TrixError,
+    WrongPhase,
+)
+from opentrix.match import Match
+from opentrix.rules import Rules
+
+CLASSIC = Rules.preset("classic")
+# seat 0 holds 2♦ and spades; seat 2 holds 2♠ and the diamonds 3-A
+REVOKE = moved(SUITED, ("2D", 2, 0), ("2S", 0, 2))
+
+
+def test_revoke_message_with_symbols_and_plain() -> None:
+    d = deal(CLASSIC, 0, "ltoosh", REVOKE, "2D 2H")
+    with pytest.raises(IllegalPlay) as e:
+        d.apply(Card["2S"])
+    err = e.value
+    assert str(err) == "seat 2 must follow suit ♦ (holds A♦ K♦ Q♦ J♦ 10♦ 9♦ 8♦ 7♦ 6♦ 5♦ 4♦ 3♦)"
+    assert "seat 2 must follow suit ♦" in str(err)
+    assert err.plain == "seat 2 must follow suit D"
+    assert err.text(symbols=False) == "seat 2 must follow suit D (holds AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D)"
+    assert isinstance(err, IllegalAction) and isinstance(err, TrixError)
+    # nothing changed: the right card is still accepted
+    d.apply(Card["3D"])
+
+
+def test_card_not_held_and_card_already_played() -> None:
+    d = deal(CLASSIC, 0, "ltoosh", SUITED)
+    with pytest.raises(IllegalPlay) as e:
+        d.apply(Card["2H"])
+    assert str(e.value) == "seat 0 does not hold 2♥" and e.value.plain == "seat 0 does not hold 2H"
+    d.apply(Card["2S"])
+    for _ in range(3):
+        d.apply(d.legal_actions()[0])
+    with pytest.raises(IllegalPlay, match="^seat 0 has already played 2♠$"):
+        d.apply(Card["2S"])
+
+
+def test_not_your_turn() -> None:
+    d = deal(CLASSIC, 0, "ltoosh", SUITED, "2S")
+    with pytest.raises(NotYourTurn) as e:
+        d.apply(Card["2C"], seat=3)
+    assert str(e.value) == "it is seat 1's turn, not seat 3's"
+    assert isinstance(e.value, IllegalAction)
+    d.apply(Card["2H"], seat=1)
+    m = Match(CLASSIC, SUITED)
+    m.apply(A.choose("ltoosh"))
+    with pytest.raises(NotYourTurn, match="^it is seat 1's turn, not seat 2's$"):
+        m.apply(Card["2D"], seat=2)
+
+
+def test_wrong_phase() -> None:
+    rules = Rules.preset("wikipedia")
+    d = Deal(rules, 0, Contract.KING_OF_HEARTS, SUITED)  # claims are asked first
+    with pytest.raises(WrongPhase) as e:
+        d.apply(Card["2S"])
+    assert str(e.value) == "seat 0 must answer the redeal question first (claim or no claim), not '2S'"
+    d.apply(A.NO_CLAIM)
+    with pytest.raises(WrongPhase, match="^seat 1 must answer the redeal question first"):
+        d.apply(A.double("KH"))
+    for _ in range(3):
+        d.apply(A.NO_CLAIM)
+    with pytest.raises(WrongPhase) as e:  # doubling: seat 1 holds K♥
+        d.apply(A.CLAIM)
+    assert str(e.value) == "seat 1 must answer the doubling first (double a card or not), not 'claim'"
+    d.apply(A.NO_DOUBLE)
+    with pytest.raises(WrongPhase, match="^seat 0 must play a card now, not 'contract queens'$"):
+        d.apply(A.choose("queens"))
+    with pytest.raises(WrongPhase, match="^seat 0 must play a card now, not 'no claim'$"):
+        d.apply(A.NO_CLAIM)
+    with pytest.raises(WrongPhase, match="^seat 0 must play a card now, not '99'$"):
+        d.apply(99)
+
+
+def test_contract_played_twice() -> None:
+    m = Match(CLASSIC, SUITED)
+    m.apply(A.choose("queens"))
+    finish(m)
+    m.start_deal(SUITED)
+    with pytest.raises(IllegalContract) as e:
+        m.apply(A.choose("queens"))
+    assert str(e.value) == "queens has already been played in seat 1's kingdom"
+
+
+def test_doubling_a_card_that_may_not_be_doubled() -> None:
+    rules = Rules.preset("online")
+    d = Deal(rules, 1, Contract.KING_OF_HEARTS, SUITED)
+    with pytest.raises(IllegalDouble) as e:
+        d.apply(A.double("QH"))
+    assert str(e.value) == "Q♥ may not be doubled in king_of_hearts"
+    assert e.value.plain == "QH may not be doubled in king_of_hearts"
+    q = Deal(rules, 0, Contract.QUEENS, SUITED)
+    with pytest.raises(IllegalDouble, match="^K♥ may not be doubled in queens$"):
+        q.apply(A.double("KH"))
+    with pytest.raises(IllegalDouble, match="^seat 0 cannot double Q♥: not in that hand$"):
+        q.apply(A.double("QH"))
+    q.apply(A.double("QS"))  # seat 0's turn ends: it has nothing else to double
+    assert q.turn == 1
+    with pytest.raises(ValueError, match="2C can never be doubled"):
+        A.double("2C")
+
+
+def test_a_card_doubled_twice() -> None:
+    d = Deal(Rules.preset("complex"), 1, Contract.COMPLEX, SUITED)
+    d.apply(A.double("QH"))
+    with pytest.raises(IllegalDouble, match="^Q♥ is already doubled$"):
+        d.double_card(Card.QH)
+
+
+def test_a_claim_the_hand_does_not_support() -> None:
+    d = Deal(Rules.preset("wikipedia"), 1, Contract.KING_OF_HEARTS, SUITED)
+    with pytest.raises(IllegalClaim) as e:
+        d.apply(A.CLAIM)
+    assert str(e.value) == "seat 1's hand does not allow a redeal in king_of_hearts"
+
+
+def test_plays_after_the_deal_is_over() -> None:
+    d = deal(CLASSIC, 0, "ltoosh", SUITED)
+    finish(d)
+    with pytest.raises(WrongPhase) as e:
+        d.apply(Card["2S"])
+    assert str(e.value) == "the deal is over ('2S' comes too late)"
+    assert e.value.plain == "the deal is over"
+    with pytest.raises(WrongPhase, match="^the deal is over$"):
+        d.apply(Card["2S"], seat=1)
+
+
+def test_lead_ban_and_king_discard_messages() -> None:
+    d = deal(CLASSIC, 0, "king_of_hearts", moved(SUITED, ("2S", 0, 1), ("2H", 1, 0)))
+    with pytest.raises(IllegalPlay, match="^seat 0 may not lead a heart while holding another suit$"):
+        d.apply(Card["2H"])
+    k = deal(Rules.preset("classic", king_must_be_discarded=True), 0, "king_of_hearts", SUITED, "2S")
+    with pytest.raises(IllegalPlay) as e:
+        k.apply(Card.AH)
+    assert str(e.value) == "seat 1 must discard K♥ when unable to follow suit"
+    assert e.value.plain == "seat 1 must discard KH when unable to follow suit"
+
+
+def test_trix_messages() -> None:
+    d = deal(CLASSIC, 0, "trix", SUITED)
+    with pytest.raises(IllegalPlay) as e:
+        d.apply(Card.QS)
+    assert str(e.value) == "seat 0 cannot place Q♠ on the layouts (can place J♠)"
+    assert e.value.plain == "seat 0 cannot place QS on the layouts"
+
+
+@pytest.mark.parametrize(
+    ("hands", "message"),
+    [
+        (SUITED[:3], "a deal has 4 hands, not 3"),
+        ((SUITED[0] ^ cards("AS"), SUITED[1], SUITED[2], SUITED[3] | cards("AS")), "seat 0 has 12 cards"),
+        ((SUITED[0], SUITED[1] ^ cards("AH") | cards("AS"), SUITED[2], SUITED[3]), "card A♠ is dealt twice"),
+        ((-1, SUITED[1], SUITED[2], SUITED[3]), "hand of seat 0 is not a set of cards"),
+    ],
+)
+def test_invalid_hands(hands: tuple[int, ...], message: str) -> None:
+    with pytest.raises(InvalidDeal, match=message):
+        check_hands(hands)
+    with pytest.raises(InvalidDeal):
+        Match(CLASSIC, hands)

@@ -1,0 +1,228 @@
+"""The match: first king, kingdom rotation, contract choice, kingdoms, partnership, tiebreaks.
+
+Most tests deal ``SUITED`` (seat s holds suit s) every time: the king then takes every trick of his
+four trick contracts (-500) and goes out first in Trix (+200), so a kingdom of king k scores -300 for k,
++150, +100 and +50 for the next seats in turn, and a full match of four kingdoms is a four-way tie at 0.
+"""
+
+from __future__ import annotations
+
+import pytest
+from engine_kit import SUITED, finish, run_match
+
+from opentrix import actions as A
+from opentrix.cards import Card, CardSet
+from opentrix.contracts import Contract
+from opentrix.deal import Phase, deal_hands
+from opentrix.errors import IllegalContract, NotYourTurn, WrongPhase
+from opentrix.match import Match
+from opentrix.rules import Rules
+from opentrix.view import view
+
+
+def kingdom_scores(king: int) -> list[int]:
+    s = [0, 0, 0, 0]
+    for offset, value in enumerate((-300, 150, 100, 50)):
+        s[(king + offset) % 4] = value
+    return s
+
+
+def test_first_king_holds_the_seven_of_hearts() -> None:
+    assert Match(Rules(), SUITED).king == 1
+    hands = deal_hands(42, 0)
+    holder = next(s for s in range(4) if hands[s] >> Card["7H"] & 1)
+    assert holder == 2  # "7H" is in the third hand of deal_hands(42, 0), see below
+    assert Match(Rules(), hands).king == holder
+    assert Match(Rules(), seed=42).king == holder
+
+
+@pytest.mark.parametrize(("card", "king"), [("2C", 3), ("AS", 0), ("QD", 2), ("7H", 1)])
+def test_custom_first_king_card(card: str, king: int) -> None:
+    m = Match(Rules.preset("classic", first_king_card=card), SUITED)
+    assert m.king == king and m.turn == king
+
+
+def test_seeded_deals_are_reproducible() -> None:
+    # frozen: the same on every machine and Python version
+    assert [str(CardSet(h)) for h in deal_hands(42, 0)] == [
+        "3S 5S 3H 5H 8H JH 7D 8D TD 2C 7C TC AC",
+        "4S 6S 9S KH 3D 6D 9D JD AD 5C 6C 9C KC",
+        "TS JS QS AS 6H 7H TH QH 4D 5D KD 8C QC",
+        "2S 7S 8S KS 2H 4H 9H AH 2D QD 3C 4C JC",
+    ]
+    assert str(CardSet(deal_hands("x", 3)[2])) == "3S 7S 9S QS AS 3H 4H 6H TH AH 5D 6D JD"
+    assert deal_hands(7, 1) != deal_hands(7, 2)
+
+
+def test_kingdom_rotation_with_play() -> None:
+    m = Match(Rules.preset("classic", tiebreak="none"), SUITED)
+    run_match(m, SUITED)
+    assert m.kings == [1] * 5 + [2] * 5 + [3] * 5 + [0] * 5
+    assert m.totals == [0, 0, 0, 0]
+
+
+def test_kingdom_rotation_against_play() -> None:
+    m = Match(Rules.preset("denexa"), SUITED)
+    run_match(m, SUITED)
+    assert m.kings == [1] * 5 + [0] * 5 + [3] * 5 + [2] * 5
+
+
+def test_each_kingdom_plays_every_contract_once_in_the_kings_order() -> None:
+    m = Match(Rules.preset("classic", kingdoms=1), SUITED)
+    order = ["ltoosh", "trix", "queens", "king_of_hearts", "diamonds"]
+    available = []
+    while not m.is_over:
+        if m.phase == Phase.DEAL_OVER:
+            m.start_deal(SUITED)
+        available.append([c.id for c in m.available_contracts()])
+        m.apply(A.choose(order[len(available) - 1]))
+        finish(m)
+    assert [Contract(d.contract).id for d in m.deals] == order
+    assert available[0] == ["king_of_hearts", "queens", "diamonds", "ltoosh", "trix"]
+    assert available[-1] == ["diamonds"]
+
+
+def test_one_kingdom() -> None:
+    m = Match(Rules.preset("classic", kingdoms=1), SUITED)
+    run_match(m, SUITED)
+    assert len(m.deals) == 5 and m.is_over
+    assert m.totals == kingdom_scores(1) == [50, -300, 150, 100]
+    assert m.winners == [2]
+    assert m.legal_actions() == [] and m.turn is None
+
+
+def test_complex_kingdoms_have_two_contracts() -> None:
+    m = Match(Rules.preset("complex"), SUITED)
+    assert m.legal_actions() == [A.choose("complex"), A.choose("trix")]
+    run_match(m, SUITED)
+    assert [Contract(d.contract).id for d in m.deals] == ["complex", "trix"] * 4
+    assert m.kings == [1, 1, 2, 2, 3, 3, 0, 0]
+    assert m.totals == [0, 0, 0, 0] and m.winners == [0, 1, 2, 3]  # tiebreak "none": all share
+
+
+def test_tiebreak_none_shares_the_win() -> None:
+    m = Match(Rules.preset("wikipedia"), SUITED)
+    run_match(m, SUITED)
+    assert len(m.deals) == 20 and m.winners == [0, 1, 2, 3]
+
+
+def test_tiebreak_extra_koh_deal_repeats_with_the_next_king_until_one_leads() -> None:
+    m = Match(Rules.preset("classic"), SUITED)
+    run_match(m, SUITED)
+    # after 20 deals all four are level at 0; each K♥ tiebreak deal costs its king 75
+    assert m.kings[20:] == [1, 2, 3]
+    assert [Contract(d.contract) for d in m.deals[20:]] == [Contract.KING_OF_HEARTS] * 3
+    assert [d.scores for d in m.deals[20:]] == [(0, -75, 0, 0), (0, 0, -75, 0), (0, 0, 0, -75)]
+    assert m.totals == [0, -75, -75, -75]
+    assert m.winners == [0] and m.is_over
+
+
+def test_tiebreak_deal_offers_only_king_of_hearts() -> None:
+    m = Match(Rules.preset("classic"), SUITED)
+    while len(m.deals) < 20 or m.phase != Phase.DEAL_OVER:
+        if m.phase == Phase.DEAL_OVER:
+            m.start_deal(SUITED)
+        m.apply(m.legal_actions()[0])
+        finish(m)
+    m.start_deal(SUITED)
+    assert m.tiebreak_deal and m.available_contracts() == [Contract.KING_OF_HEARTS]
+    assert m.legal_actions() == [A.choose("king_of_hearts")]
+    with pytest.raises(IllegalContract, match="the tiebreak deal is King of Hearts, not queens"):
+        m.apply(A.choose("queens"))
+    assert view(m, 0).tiebreak_deal
+
+
+def test_tiebreak_extra_kingdom() -> None:
+    m = Match(Rules.preset("online"), SUITED)
+    run_match(m, SUITED)
+    assert len(m.deals) == 25 and m.kings[20:] == [1] * 5
+    assert m.totals == kingdom_scores(1)
+    assert m.winners == [2]
+
+
+def test_tiebreak_only_between_the_leaders() -> None:
+    # one kingdom of king 1 then a tie is impossible: 150 leads alone, no tiebreak deal
+    m = Match(Rules.preset("classic", kingdoms=1), SUITED)
+    run_match(m, SUITED)
+    assert len(m.deals) == 5
+
+
+def test_partnership_team_totals_and_winners() -> None:
+    m = Match(Rules.preset("online", partnership=True, kingdoms=1), SUITED)
+    run_match(m, SUITED)
+    assert m.totals == [50, -300, 150, 100]
+    assert m.team_totals() == [200, -200]
+    assert m.winners == [0, 2]
+
+
+def test_partnership_tie_goes_to_a_tiebreak_deal() -> None:
+    m = Match(Rules.preset("classic", partnership=True), SUITED)
+    run_match(m, SUITED)
+    assert len(m.deals) == 21 and m.kings[20] == 1
+    assert m.team_totals() == [0, -75]
+    assert m.winners == [0, 2]
+
+
+def test_partnership_tie_shared() -> None:
+    m = Match(Rules.preset("wikipedia", partnership=True), SUITED)
+    run_match(m, SUITED)
+    assert m.team_totals() == [0, 0] and m.winners == [0, 1, 2, 3]
+
+
+def test_individual_match_totals_are_the_sum_of_the_deals() -> None:
+    m = Match(Rules.preset("classic"), seed=5)
+    run_match(m)
+    for s in range(4):
+        assert m.totals[s] == sum((d.scores or (0, 0, 0, 0))[s] for d in m.deals)
+    assert sum(m.totals) == 0
+    assert len(m.winners) == 1 and m.totals[m.winners[0]] == max(m.totals)
+
+
+def test_contract_may_not_be_named_twice_in_a_kingdom() -> None:
+    m = Match(Rules.preset("classic"), SUITED)
+    m.apply(A.choose("diamonds"))
+    finish(m)
+    m.start_deal(SUITED)
+    assert A.choose("diamonds") not in m.legal_actions()
+    with pytest.raises(IllegalContract, match="diamonds has already been played in seat 1's kingdom"):
+        m.apply(A.choose("diamonds"))
+    with pytest.raises(IllegalContract, match=r"complex is not a contract in these rules \(contracts: king_of"):
+        m.apply(A.choose("complex"))
+
+
+def test_only_the_king_names_the_contract() -> None:
+    m = Match(Rules.preset("classic"), SUITED)
+    with pytest.raises(NotYourTurn, match="it is seat 1's turn \\(the king names the contract\\), not seat 0's"):
+        m.apply(A.choose("diamonds"), seat=0)
+    with pytest.raises(WrongPhase, match="seat 1 must name a contract first, not '2S'"):
+        m.apply(0)
+    m.apply(A.choose("diamonds"), seat=1)
+
+
+def test_start_deal_only_between_deals() -> None:
+    m = Match(Rules.preset("classic", kingdoms=1), SUITED)
+    with pytest.raises(WrongPhase, match="the current deal is not over"):
+        m.start_deal(SUITED)
+    m.apply(A.choose("trix"))
+    finish(m)
+    with pytest.raises(WrongPhase, match="the deal is over; the next one has not been dealt"):
+        m.apply(0)
+    with pytest.raises(ValueError, match="this match has no seed"):
+        m.start_deal()
+    run_match(m, SUITED)
+    with pytest.raises(WrongPhase, match="the match is over"):
+        m.start_deal(SUITED)
+    with pytest.raises(WrongPhase, match="the match is over"):
+        m.apply(0)
+
+
+def test_copy_is_independent() -> None:
+    m = Match(Rules.preset("classic"), seed=3)
+    m.apply(A.choose("ltoosh"))
+    for _ in range(6):
+        m.apply(m.legal_actions()[0])
+    c = m.copy()
+    c.apply(c.legal_actions()[0])
+    assert len(m.history) == 7 and len(c.history) == 8
+    assert m.deals[-1].plays != c.deals[-1].plays
+    assert m.deals[-1].hands != c.deals[-1].hands
