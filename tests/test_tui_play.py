@@ -12,10 +12,12 @@ from textual.pilot import Pilot
 from typer.testing import CliRunner
 
 from opentrix import actions as A
-from opentrix.cards import Card
+from opentrix.cards import Card, CardSet
 from opentrix.cli import app as cli_app
 from opentrix.contracts import Contract
 from opentrix.deal import Phase
+from opentrix.match import Match
+from opentrix.rules import Rules
 from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.play_app import PlayApp, ScoreSheet
 from opentrix.tui.session import PlaySession
@@ -260,3 +262,28 @@ async def test_a_trix_deal_by_enter_alone_with_passes() -> None:
         assert saw_layouts
         assert saw_pass_prompt and 52 in [a for a, seat in zip(deal.plays, deal.seats) if seat == 0]
         assert "Deal over: " in screen_text(app)
+
+
+async def test_claiming_a_trix_throw_in() -> None:
+    app = make_app()
+    mine = int(CardSet.parse("2S 2H 2D 2C 7H"))
+    rest = [c for c in range(52) if not mine >> c & 1]
+    hands = [mine | int(CardSet(rest[:8]))] + [int(CardSet(rest[8 + 13 * i : 21 + 13 * i])) for i in range(3)]
+    # you hold all four 2s and 7♥: you are king, and in Trix you may throw the deal in
+    app.session.match = Match(Rules.preset("wikipedia"), hands, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")  # Trix
+        await settle(app, pilot)
+        screen = screen_text(app)
+        assert "Your hand allows a redeal: claim it, or play on?" in screen
+        assert "[1 claim a redeal]" in screen and "2 play on" in screen
+        await pilot.press("1")
+        await settle(app, pilot)
+        screen = screen_text(app)
+        assert "You claimed a redeal: the same king deals again." in screen
+        assert " 1 Trix thrown in by You" in screen
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "You are king: name a contract" in screen_text(app)
+        assert "5 Trix" in screen_text(app)  # a thrown-in deal uses up no contract
