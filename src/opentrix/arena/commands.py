@@ -53,8 +53,8 @@ def arena(
 ) -> None:
     """Duplicate deals: every deal is replayed with the candidate in each seat against the baseline.
 
-    Prints the candidate's mean score per deal minus the baseline's, per contract and overall, with
-    95% confidence intervals, and the time per move. Ctrl-C stops and reports what was measured.
+    Prints the candidate's mean score per deal minus the baseline's, per contract and overall,
+    with 95% confidence intervals, and the time per move. Ctrl-C stops and reports what was measured.
     """
     from .report import plot as draw
     from .report import rows, summary, timing_line
