@@ -85,7 +85,7 @@ async def test_replay_of_an_invalid_record_names_the_error() -> None:
         screen = screen_text(app)
         assert "Invalid record:  deal 0, play 5: seat 1 must follow suit D (holds 8D 5D 3D)" in screen
         assert "This is the last position before the error." in screen
-        assert not set("♠♥♦♣") & set(screen)
+        assert "".join(screen.splitlines()[:-1]).isascii()  # all but the footer's key names
 
 
 def replay_cli() -> typer.Typer:

@@ -6,6 +6,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+from rich.text import Text
+
 from ..cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
 
 RED_SUITS = (1, 2)  # hearts and diamonds
@@ -37,9 +39,25 @@ class Glyphs:
         return self.rank(card) + self.suit(card // 13)
 
     def text(self, message: str) -> str:
-        """An engine message with its suit symbols replaced by letters in ASCII mode."""
+        """A message with its suit symbols, arrows and dashes in plain letters in ASCII mode."""
         if not self.ascii:
             return message
         for sym, letter in zip(SUIT_SYMBOLS, SUIT_CHARS, strict=True):
             message = message.replace(sym, letter)
+        for fancy, plain in _PLAIN:
+            message = message.replace(fancy, plain)
         return message
+
+    def plain(self, text: Text) -> Text:
+        """A drawn line with every non-ASCII sign swapped one for one (styles kept) in ASCII mode."""
+        if not self.ascii:
+            return text
+        swapped = text.plain.translate(_ONE_FOR_ONE)
+        return Text(swapped, style=text.style, spans=list(text.spans), end=text.end)
+
+
+_PLAIN = (("←/→", "left/right"), ("…", "..."), ("—", "-"), ("◀", "<"), ("›", ">"), ("×", "x"))
+_ONE_FOR_ONE = str.maketrans(
+    {"·": "-", "…": ".", "—": "-", "–": "-", "◀": "<", "›": ">", "×": "x", "▏": "_", "│": "|", "←": "<", "→": ">"}
+    | dict(zip(SUIT_SYMBOLS, SUIT_CHARS, strict=True))
+)

@@ -51,6 +51,8 @@ Screen { layout: vertical; }
 #main { height: 13; padding: 1 0; }
 #table { width: 51; height: 11; }
 #scores { width: 1fr; height: 11; border-left: solid $panel-lighten-2; padding-left: 1; }
+.-ascii #scores { border-left: ascii $panel-lighten-2; }
+.-ascii #sheet { border: ascii $panel-lighten-2; }
 #hand { height: 1; }
 #prompt { height: auto; min-height: 2; }
 #message { height: 1fr; }
@@ -126,6 +128,7 @@ class PlayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_class(self.g.ascii, "-ascii")
         self.refresh_table()
         self.step()
 
@@ -145,18 +148,21 @@ class PlayApp(App[None]):
         if key != self.decision_key:
             self.decision_key = key
             self.cursor = 0
-        self.query_one("#header", Static).update(render.header(v, SEAT_NAMES, self.g))
-        self.query_one("#status", Static).update(self.status_line())
-        self.query_one("#table", Static).update(render.table(v, self.g, self.names))
-        self.query_one("#scores", Static).update(render.scores(v, SHORT_NAMES, max_rows=8))
+        self.put("#header", render.header(v, SEAT_NAMES, self.g))
+        self.put("#status", self.status_line())
+        self.put("#table", render.table(v, self.g, self.names))
+        self.put("#scores", render.scores(v, SHORT_NAMES, max_rows=8))
         selected = self.selected_action(v)
         legal = [a for a in v.legal_actions if A.is_card(a)] if v.phase == Phase.PLAY else []
         hand = render.hand_bar(int(v.hand or 0), self.g, legal, selected if selected in legal else None)
-        self.query_one("#hand", Static).update(Text("Hand ", style="dim") + hand)
-        self.query_one("#prompt", Static).update(self.prompt(v))
-        self.query_one("#message", Static).update(self.message)
+        self.put("#hand", Text("Hand ", style="dim") + hand)
+        self.put("#prompt", self.prompt(v))
+        self.put("#message", self.message)
         entry = Text("> ", style="dim") + Text(self.typed, style="bold") + Text("▏" if not self.g.ascii else "_")
-        self.query_one("#entry", Static).update(entry)
+        self.put("#entry", entry)
+
+    def put(self, widget: str, text: Text) -> None:
+        self.query_one(widget, Static).update(self.g.plain(text))
 
     def status_line(self) -> Text:
         s = self.session
@@ -187,12 +193,12 @@ class PlayApp(App[None]):
             return Text(head + "\nPress Enter for the next deal.", style="bold")
         if not v.to_act:
             who = self.names[v.turn] if v.turn is not None else "the table"
-            return Text(f"Waiting for {who}…\n", style="dim") + Text("space: skip the pause · < > change it")
+            return Text(g.text(f"Waiting for {who}…\n"), style="dim") + Text("space: skip the pause · < > change it")
         opts = self.current_choices(v)
         if v.phase == Phase.PLAY:
             return self.play_prompt(v)
         if v.phase == Phase.CHOOSE_CONTRACT:
-            head = "You are king: name a contract (number, or ←/→ then Enter)."
+            head = g.text("You are king: name a contract (number, or ←/→ then Enter).")
         elif v.phase == Phase.DOUBLE:
             cards = [g.card(A.doubled_card(a)) for a in v.legal_actions if A.DOUBLE_BASE <= a < A.DOUBLE_BASE + 5]
             head = f"Double {' or '.join(cards)}? If another player takes it, he pays double and you gain."
@@ -212,7 +218,7 @@ class PlayApp(App[None]):
     def play_prompt(self, v: View) -> Text:
         g = self.g
         cards = [a for a in v.legal_actions if A.is_card(a)]
-        keys = "←/→ and Enter, or type a card (qs, 10d) · ? hint"
+        keys = g.text("←/→ and Enter, or type a card (qs, 10d) · ? hint")
         if v.contract is Contract.TRIX:
             if not cards:
                 return Text("You have no card to place: press Enter to pass.\n", style="bold") + Text("? hint")
@@ -373,7 +379,7 @@ class PlayApp(App[None]):
             self.screen.dismiss()
             return
         body = render.scores(self.session.view(), SHORT_NAMES, max_rows=40)
-        self.push_screen(ScoreSheet(Text("Score sheet\n", style="bold") + body))
+        self.push_screen(ScoreSheet(self.g.plain(Text("Score sheet\n", style="bold") + body)))
 
     def action_hint(self) -> None:
         v = self.session.view()

@@ -23,6 +23,7 @@ Screen { layout: vertical; }
 #main { height: 14; padding-top: 1; }
 #table { width: 51; height: 13; }
 #scores { width: 1fr; height: 13; border-left: solid $panel-lighten-2; padding-left: 1; }
+.-ascii #scores { border-left: ascii $panel-lighten-2; }
 #caption { height: 2; }
 #error { height: 1fr; }
 """
@@ -64,6 +65,7 @@ class ReplayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_class(self.g.ascii, "-ascii")
         self.show()
 
     @property
@@ -79,11 +81,11 @@ class ReplayApp(App[None]):
         n_deals = len(self.replay.record.deals)
         title = Text(f"{self.record_name} · ", style="dim")
         title.append(f"deal {st.deal} of 0–{n_deals - 1} · step {self.index + 1}/{len(steps)}", style="bold")
-        self.query_one("#title", Static).update(title)
-        self.query_one("#header", Static).update(render.header(v, self.replay.names, self.g, first_deal=0))
-        self.query_one("#table", Static).update(render.table_all_hands(v, hands, self.g, self.replay.names))
-        self.query_one("#scores", Static).update(render.scores(v, self.short, max_rows=10, first_deal=0))
-        self.query_one("#caption", Static).update(Text(self.g.text(st.caption), style="bold"))
+        self.put("#title", title)
+        self.put("#header", render.header(v, self.replay.names, self.g, first_deal=0))
+        self.put("#table", render.table_all_hands(v, hands, self.g, self.replay.names))
+        self.put("#scores", render.scores(v, self.short, max_rows=10, first_deal=0))
+        self.put("#caption", Text(self.g.text(st.caption), style="bold"))
         err = self.replay.error
         if err is not None:
             text = Text("Invalid record: ", style="bold reverse")
@@ -92,12 +94,15 @@ class ReplayApp(App[None]):
                 text.append("\nThis is the last position before the error.", style="bold")
             else:
                 text.append("\nThe steps stop just before it (End jumps there).", style="dim")
-            self.query_one("#error", Static).update(text)
+            self.put("#error", text)
         elif self.index == len(steps) - 1:
             end = "the match is over" if m.is_over else "the record ends here"
-            self.query_one("#error", Static).update(Text(f"End: {end}.", style="dim"))
+            self.put("#error", Text(f"End: {end}.", style="dim"))
         else:
-            self.query_one("#error", Static).update("")
+            self.put("#error", "")
+
+    def put(self, widget: str, text: Text | str) -> None:
+        self.query_one(widget, Static).update(self.g.plain(Text(text) if isinstance(text, str) else text))
 
     def action_step(self, delta: int) -> None:
         self.index = max(0, min(len(self.replay.steps) - 1, self.index + delta))
