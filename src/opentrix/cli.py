@@ -56,6 +56,10 @@ def play(
     port: Annotated[int, typer.Option(help="port for the local web server (0: any free port)")] = 0,
     database: Annotated[str | None, typer.Option(help="SQLite file or postgresql:// URL")] = None,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="do not open a browser")] = False,
+    ascii_only: Annotated[
+        bool, typer.Option("--ascii", help="terminal: letters instead of suit symbols (S H D C)")
+    ] = False,
+    pause: Annotated[float, typer.Option(help="terminal: seconds between bot plays (change with < and >)")] = 0.6,
 ) -> None:
     """Play a match against three bots: in the browser (default) or with --terminal."""
     from .rules import PRESETS
@@ -74,7 +78,11 @@ def play(
         raise typer.BadParameter("give one level or three, e.g. hard,medium,easy", param_hint="--bots")
     if terminal:
         tui = importlib.import_module("opentrix.tui")
-        tui.play_terminal(rules=rules, bots=levels, seed=seed, save=save)
+        if pause < 0:
+            raise typer.BadParameter("the pause cannot be negative", param_hint="--pause")
+        tui.play_terminal(
+            rules=rules, bots=levels, seed=seed, save=save, ascii=True if ascii_only else None, pause=pause
+        )
     else:
         web = importlib.import_module("opentrix.server.commands")
         web.play_web(
