@@ -268,25 +268,33 @@ class Table:
                     return
                 self._bot_due = None
                 await self._bot_move(turn)
+                if not self._inbox.empty():
+                    return  # players' messages first, then the bots play on
                 continue
             self._bot_due = None
-            timer = int(self.options.get("timer") or 0)
-            key = (len(m.deals), len(m.history))
-            if timer > 0:
-                if self._deadline_key != key:
-                    self._deadline_key = key
-                    self._deadline = now + timer
-                    continue
-                if self._deadline is not None and now >= self._deadline:
-                    # Out of time: a bot plays for him from now on, until he takes the seat back.
-                    seat.away = True
-                    self._deadline = None
-                    self._broadcast({"kind": "timeout", "seat": turn})
-                    self._bot_due = now
-                    continue
-            else:
+            self._arm_timer()
+            if self._deadline is not None and now >= self._deadline:
+                # Out of time: a bot plays for him from now on, until he takes the seat back.
+                seat.away = True
                 self._deadline = None
+                self._broadcast({"kind": "timeout", "seat": turn})
+                self._bot_due = now
+                continue
             return
+
+    def _arm_timer(self) -> None:
+        """Start the move timer when a human comes to act (once per decision), stop it otherwise."""
+        m = self.match
+        timer = int(self.options.get("timer") or 0)
+        turn = m.turn
+        if timer <= 0 or self.status != "playing" or turn is None or self.seats[turn].bot_plays:
+            self._deadline = None
+            self._deadline_key = None
+            return
+        key = (len(m.deals), len(m.history))
+        if self._deadline_key != key:
+            self._deadline_key = key
+            self._deadline = time.monotonic() + timer
 
     def _all_ready(self) -> bool:
         waiting = {s.seat for s in self.seats if s.kind == "human" and s.conns and not s.away}
@@ -504,6 +512,7 @@ class Table:
         )
 
     def _broadcast(self, event: dict[str, Any]) -> None:
+        self._arm_timer()
         self.n += 1
         event = {**event, "n": self.n}
         self.events.append((self.n, event))

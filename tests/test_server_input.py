@@ -1,0 +1,171 @@
+"""Bad input to a table gets an error to that client, changes nothing, and the table keeps running."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from opentrix import actions as A
+from opentrix.match import Match
+from opentrix.rules import Rules
+from opentrix.server.protocol import BadMessage, parse_action, parse_message
+from test_server_kit import LiveServer, Player, live_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(tmp_path_factory.mktemp("input")) as s:
+        yield s
+
+
+def test_message_parsing() -> None:
+    assert parse_message('{"type": "ping"}', 100).type == "ping"
+    with pytest.raises(BadMessage, match="too large"):
+        parse_message('{"type": "ping", "x": "' + "a" * 200 + '"}', 100)
+    with pytest.raises(BadMessage, match="not JSON"):
+        parse_message("{type: ping", 100)
+    with pytest.raises(BadMessage, match="JSON object"):
+        parse_message("[1, 2]", 100)
+    with pytest.raises(BadMessage, match="unknown message type 'dance'"):
+        parse_message('{"type": "dance"}', 100)
+    assert parse_action("10♦") == A.play("TD")
+    assert parse_action("contract queens") == A.choose("queens")
+    assert parse_action(A.NO_DOUBLE) == A.NO_DOUBLE
+    for bad in (True, 67, -1, "QX", None, "x" * 100):
+        with pytest.raises(BadMessage):
+            parse_action(bad)
+
+
+def test_creating_a_table_with_bad_options_says_what_is_wrong(server: LiveServer) -> None:
+    def create(body: object) -> httpx.Response:
+        return httpx.post(f"{server.base}/api/tables", json=body, timeout=10)
+
+    cases = [
+        ({"rules": "poker"}, "unknown rules preset 'poker'"),
+        ({"bots": ["hard", "genius", "easy"]}, "unknown bot level 'genius'"),
+        ({"timer": 5000}, "move timer"),
+        ({"kingdoms": 3}, "kingdoms must be 1"),
+        ({"doubling": "yes"}, "'doubling' must be true or false"),
+        ({"name": ""}, "1 to 40 characters"),
+        ([1, 2], "JSON object"),
+    ]
+    for body, message in cases:
+        r = create(body)
+        assert r.status_code == 400, body
+        assert message in r.json()["error"], (body, r.json())
+    r = httpx.post(f"{server.base}/api/tables", content=b"{nope", timeout=10)
+    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    assert httpx.get(f"{server.base}/api/tables/ZZZZZZ", timeout=10).status_code == 404
+
+
+async def test_bad_messages_change_nothing(server: LiveServer) -> None:
+    # A table where seat 0 (us) acts first: find a seed whose first king is seat 0.
+    seed = next(s for s in range(100) if Match(Rules(), seed=s).king == 0)
+    t = server.create(name="Lina", bots="random", start=True, seed=seed, kingdoms=1)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    spectator = await Player.join(server.ws_base, t["id"])
+    await me.until(lambda m: m["type"] == "update" and me.my_turn())
+    await me.send({"type": "ping"})
+    await me.until(lambda m: m["type"] == "pong")
+    before = me.view
+    n_before = me.n
+
+    await me.send_raw("{not json")
+    assert "not JSON" in await me.error()
+    await me.send({"type": "shout"})
+    assert "unknown message type 'shout'" in await me.error()
+    await me.send_raw(json.dumps({"type": "act", "action": "QS", "pad": "x" * 5000}))
+    assert "too large" in await me.error()
+    await me.send({"type": "act", "action": "contract poker"})
+    assert "unknown contract" in await me.error()
+    await me.send({"type": "act", "action": "QS", "seat": 2})
+    assert "a message for seat 2 is refused" in await me.error()
+    await me.send({"type": "act", "action": "contract queens", "seat": 7})
+    assert "'seat' must be 0 to 3" in await me.error()
+    await me.send({"type": "hello", "token": t["token"]})
+    assert "already said hello" in await me.error()
+    await spectator.send({"type": "act", "action": "contract queens"})
+    assert "spectators cannot play" in await spectator.error()
+    # Nothing changed: a ping round-trip proves the errors were all handled first.
+    await me.send({"type": "ping"})
+    await me.until(lambda m: m["type"] == "pong")
+    assert me.view == before and me.n == n_before
+
+    # An illegal card during the contract choice is the engine's own message.
+    await me.send({"type": "act", "action": "2C"})
+    assert "must name a contract first" in await me.error()
+
+    # Now play on: contract, then find a card we hold that does not follow suit.
+    await me.send({"type": "act", "action": "contract diamonds"})
+    revoke_seen = False
+    while not revoke_seen:
+        await me.until(lambda m: m["type"] == "update" and me.view is not None)
+        v = me.view
+        assert v is not None
+        assert v["phase"] != "deal_over", "no chance to revoke in this deal"
+        if not me.my_turn() or v["phase"] != "play":
+            continue
+        legal = set(v["legal_actions"])
+        illegal = [c for c in v["hand"] if c not in legal]
+        if v["trick"] and illegal:
+            led = v["trick"][0][1][1]
+            await me.send({"type": "act", "action": illegal[0]})
+            msg = await me.error()
+            assert f"seat 0 must follow suit {dict(S='♠', H='♥', D='♦', C='♣')[led]}" in msg, msg
+            revoke_seen = True
+        await me.send({"type": "act", "action": sorted(legal)[0]})
+    # A card we do not hold.
+    await me.until(lambda m: m["type"] == "update" and me.my_turn())
+    v = me.view
+    assert v is not None
+    foreign = next(c for c in ("AS", "KS", "QS", "JS", "TS", "9S", "8S", "2H", "3H", "4H") if c not in v["hand"])
+    await me.send({"type": "act", "action": foreign})
+    assert "seat 0" in await me.error()
+    # The table still runs: the match goes on to its end.
+    me.errors.clear()
+    await me.play_to_end(random.Random(1))
+    await me.close()
+    await spectator.until(lambda m: m["type"] == "update" and m["view"]["match_over"])
+    await spectator.close()
+
+
+async def test_a_stolen_seat_is_refused(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random")
+    # A wrong token: the connection is told so and only watches.
+    thief = await Player.join(server.ws_base, t["id"], "not-the-token")
+    assert thief.seat is None
+    assert any("not valid" in e for e in thief.errors)
+    await thief.send({"type": "act", "action": "contract queens", "seat": 0})
+    assert "spectators cannot play" in await thief.error()
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": "guess"}, timeout=10)
+    assert r.status_code == 400 and "only the host" in r.json()["error"]
+    await thief.close()
+    # An unknown table over the WebSocket.
+    import websockets
+
+    async with websockets.connect(f"{server.ws_base}/ws/NOSUCH") as ws:
+        msg = json.loads(await ws.recv())
+        assert msg["type"] == "error" and "no table" in msg["message"]
+
+
+async def test_acting_out_of_turn_is_refused(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random")
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar", "seat": 2}, timeout=10)
+    omar_token = r.json()["token"]
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    omar = await Player.join(server.ws_base, t["id"], omar_token)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    assert r.status_code == 200, r.text
+    # Bots play at once; they stop when one of the two humans is to act.
+    await lina.until(lambda m: m["type"] == "update" and lina.view["turn"] in (0, 2))
+    waiting = omar if lina.view["turn"] == 0 else lina
+    acting = 2 if waiting is lina else 0
+    await waiting.send({"type": "act", "action": "contract queens"})
+    msg = await waiting.error()
+    assert f"it is seat {acting}'s turn" in msg, msg
+    await lina.close()
+    await omar.close()

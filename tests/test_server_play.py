@@ -1,0 +1,246 @@
+"""Whole matches over the WebSocket: lobby, hidden cards, reconnects, grace periods, timers and history."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import subprocess
+import sys
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from opentrix.record import Record
+from opentrix.verify import summary
+from test_server_kit import LiveServer, Player, check_no_hidden_cards, free_port, live_server, record_of
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(tmp_path_factory.mktemp("play"), grace=0.4) as s:
+        yield s
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"rules": "classic"},  # a full match: four kingdoms, twenty deals
+        {"rules": "online", "kingdoms": 1},
+        {"rules": "wikipedia", "kingdoms": 1},
+        {"rules": "complex"},
+        {"rules": "denexa", "kingdoms": 1, "partnership": True},
+    ],
+    ids=["classic-full", "online", "wikipedia", "complex", "denexa-partnership"],
+)
+async def test_no_message_shows_another_seats_hidden_cards(server: LiveServer, options: dict[str, object]) -> None:
+    t = server.create(name="Lina", bots="random", start=True, seed=zlib.crc32(repr(options).encode()) % 1000, **options)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    watcher = await Player.join(server.ws_base, t["id"])
+    await me.play_to_end(random.Random(5), timeout=90)
+    await watcher.until(lambda m: m["type"] == "update" and m["view"]["match_over"], timeout=30)
+    record = record_of(server.base, t["id"])
+    assert check_no_hidden_cards(me.messages, 0, record) > 20
+    assert check_no_hidden_cards(watcher.messages, None, record) > 20
+    # The stored record is a valid, finished match with the totals the players saw.
+    doc = summary(record.replay())
+    assert doc["match_over"] and doc["totals"] == me.view["totals"]
+    assert record.players == ["Lina", "bot:random", "bot:random", "bot:random"]
+    await me.close()
+    await watcher.close()
+
+
+async def test_four_friends_each_see_only_their_own_hand(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", rules="wikipedia", kingdoms=1, seed=42)
+    tokens = {0: t["token"]}
+    for seat, name in ((1, "Omar"), (2, "Rana"), (3, "Sami")):
+        r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": name}, timeout=10)
+        assert r.status_code == 200, r.text
+        assert r.json()["seat"] == seat
+        tokens[seat] = r.json()["token"]
+    players = [await Player.join(server.ws_base, t["id"], tokens[s]) for s in range(4)]
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": tokens[0]}, timeout=10)
+    assert r.status_code == 200, r.text
+    rng = random.Random(9)
+
+    async def play(p: Player) -> None:
+        await p.play_to_end(rng, timeout=90)
+
+    await asyncio.gather(*(play(p) for p in players))
+    record = record_of(server.base, t["id"])
+    for seat, p in enumerate(players):
+        assert check_no_hidden_cards(p.messages, seat, record) > 20
+        await p.close()
+    assert record.players == ["Lina", "Omar", "Rana", "Sami"]
+
+
+async def test_lobby_invite_and_start(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots=["hard", "easy", "random"], timer=30)
+    code = t["id"]
+    assert re.fullmatch(r"[A-Z2-9]{6}", code)
+    watcher = await Player.join(server.ws_base, code)
+    info = httpx.get(f"{server.base}/api/tables/{code}", timeout=10).json()
+    assert info["status"] == "lobby"
+    assert [s["kind"] for s in info["seats"]] == ["human", "open", "open", "open"]
+    assert [s["level"] for s in info["seats"]] == [None, "hard", "easy", "random"]
+    assert "token" not in str(info) and t["token"] not in str(info)
+    # A friend takes seat 2 through the invite code; seat 2 cannot be taken twice.
+    r = httpx.post(f"{server.base}/api/tables/{code.lower()}/join", json={"name": "Omar", "seat": 2}, timeout=10)
+    assert r.status_code == 200 and r.json()["seat"] == 2
+    r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Rana", "seat": 2}, timeout=10)
+    assert r.status_code == 400 and "already taken" in r.json()["error"]
+    await watcher.until(lambda m: m["type"] == "update" and m["table"]["seats"][2]["kind"] == "human")
+    # The friend cannot start; the host can, and bots fill the empty seats.
+    r = httpx.post(f"{server.base}/api/tables/{code}/start", json={"token": "x"}, timeout=10)
+    assert r.status_code == 400
+    r = httpx.post(f"{server.base}/api/tables/{code}/start", json={"token": t["token"]}, timeout=10)
+    assert r.status_code == 200
+    msg = await watcher.until(lambda m: m["type"] == "update" and m["table"]["status"] == "playing")
+    assert [s["kind"] for s in msg["table"]["seats"]] == ["human", "bot", "human", "bot"]
+    assert msg["table"]["options"]["timer"] == 30
+    r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Late"}, timeout=10)
+    assert r.status_code == 400 and "already started" in r.json()["error"]
+    await watcher.close()
+
+
+async def test_reconnect_catches_up_or_resyncs(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", start=True, seed=8)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    rng = random.Random(2)
+    while not (me.view and me.view["phase"] == "play" and len(me.view["plays"]) >= 6 and me.my_turn()):
+        await me.play_random(rng)
+        await me.recv()
+    last, epoch, view_before = me.n, me.epoch, me.view
+    await me.close()
+    # Away for a moment: someone else watching sees nothing of our hand; we come back.
+    again = await Player.join(server.ws_base, t["id"], t["token"], last=last, epoch=epoch)
+    catchup = await again.until(lambda m: m["type"] == "catchup")
+    assert catchup["from"] == last
+    update = await again.until(lambda m: m["type"] == "update")
+    assert update["resync"] is False
+    assert update["view"]["hand"] == view_before["hand"] and update["view"]["plays"] == view_before["plays"]
+    await again.close()
+    # A client from another server life (wrong epoch) or too far behind gets a full resync.
+    third = await Player.join(server.ws_base, t["id"], t["token"], last=last, epoch="other")
+    update = await third.until(lambda m: m["type"] == "update")
+    assert update["resync"] is True and update["view"]["hand"] == view_before["hand"]
+    await third.close()
+
+
+async def test_a_player_who_leaves_is_replaced_and_can_reclaim_the_seat(server: LiveServer) -> None:
+    # The server's grace period is 0.4 s in this module.
+    t = server.create(name="Lina", bots="random", start=True, seed=12, kingdoms=1)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    watcher = await Player.join(server.ws_base, t["id"])
+    await me.until(lambda m: m["type"] == "update" and me.my_turn())
+    plays_when_left = len(me.view["plays"]) + len(me.view["history"]) * 100
+    await me.close()
+    msg = await watcher.until(lambda m: m["type"] == "update" and m["table"]["seats"][0]["away"], timeout=5)
+    assert msg["event"]["kind"] == "away"
+    # A bot plays for seat 0 now: the game moves past the point where we left.
+    await watcher.until(
+        lambda m: (
+            m["type"] == "update" and len(m["view"]["plays"]) + len(m["view"]["history"]) * 100 > plays_when_left + 4
+        ),
+        timeout=10,
+    )
+    back = await Player.join(server.ws_base, t["id"], t["token"])
+    msg = await back.until(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["away"], timeout=5)
+    assert msg["table"]["seats"][0]["connected"]
+    await back.play_to_end(random.Random(4))
+    await back.close()
+    await watcher.until(lambda m: m["type"] == "update" and m["view"]["match_over"], timeout=30)
+    await watcher.close()
+
+
+async def test_running_out_of_time_hands_the_seat_to_a_bot(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=3, kingdoms=1, timer=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.until(lambda m: m["type"] == "update" and me.my_turn())
+        assert me.table["timer"]["seat"] == 0 and 0 < me.table["timer"]["remaining"] <= 1
+        started = time.monotonic()
+        msg = await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)
+        assert msg["event"]["seat"] == 0 and 0.8 < time.monotonic() - started < 3
+        assert msg["table"]["seats"][0]["away"]
+        # The bot plays our move; we take the seat back and play on ourselves.
+        await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0)
+        await me.send({"type": "back"})
+        await me.until(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["away"] and me.my_turn())
+        await me.send({"type": "act", "action": me.view["legal_actions"][0]})
+        msg = await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0)
+        assert not msg["table"]["seats"][0]["away"]
+        await me.close()
+
+
+async def test_finished_matches_are_listed_downloadable_and_replayable(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", start=True, seed=21, kingdoms=1, rules="online")
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    await me.play_to_end(random.Random(6))
+    await me.close()
+    history = httpx.get(f"{server.base}/api/history", timeout=10).json()["matches"]
+    row = next(m for m in history if m["id"] == t["id"])
+    assert row["players"][0] == "Lina" and row["totals"] == me.view["totals"]
+    r = httpx.get(f"{server.base}/api/tables/{t['id']}/record", timeout=10)
+    assert r.headers["content-disposition"].startswith("attachment")
+    record = Record.loads(r.text)
+    assert record.replay().totals == me.view["totals"]
+    frames = httpx.get(f"{server.base}/api/tables/{t['id']}/replay", timeout=10).json()
+    assert len(frames["deals"]) == len(record.deals) and frames["totals"] == me.view["totals"]
+    first = frames["deals"][0]
+    assert (
+        sorted(c for h in first["hands"] for c in h) == sorted({c for h in first["hands"] for c in h})
+        and sum(len(h) for h in first["hands"]) == 52
+    )
+    # The same frames from an uploaded record; a broken record is a clear error.
+    up = httpx.post(f"{server.base}/api/replay", content=r.text, timeout=10).json()
+    assert up["deals"] == frames["deals"]
+    bad = httpx.post(f"{server.base}/api/replay", content=b'{"format": "opentrix-record/1", "deals": 3}', timeout=10)
+    assert bad.status_code == 400 and "'deals' must be a list" in bad.json()["error"]
+    # An unfinished table has no record yet.
+    t2 = server.create(name="Lina", bots="random")
+    assert httpx.get(f"{server.base}/api/tables/{t2['id']}/record", timeout=10).status_code == 404
+    # Pages of the web client are served for every route.
+    for path in ("/", f"/t/{t['id']}", "/history", f"/replay/{t['id']}", "/static/js/app.js", "/static/css/app.css"):
+        assert httpx.get(server.base + path, timeout=10).status_code == 200, path
+
+
+def test_opentrix_play_opens_a_table_against_three_bots(tmp_path: Path) -> None:
+    """``opentrix play`` starts the server and prints the table's URL with the seat token."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "opentrix.cli", "play", "--no-browser", "--port", str(port)]
+    cmd += ["--database", str(tmp_path / "play.db"), "--bots", "random,easy,random", "--seed", "4", "--rules", "online"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        line = ""
+        deadline = time.monotonic() + 30
+        while "your table is at" not in line and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/t/([A-Z0-9]+)#seat=0&token=(\S+)", line)
+        assert m, line
+        assert int(m.group(1)) == port
+        info = httpx.get(f"http://127.0.0.1:{port}/api/tables/{m.group(2)}", timeout=10).json()
+        assert info["status"] == "playing" and info["preset"] == "online"
+        assert [(s["kind"], s["level"]) for s in info["seats"]] == [
+            ("human", None),
+            ("bot", "random"),
+            ("bot", "easy"),
+            ("bot", "random"),
+        ]
+
+        async def hello() -> dict[str, object]:
+            p = await Player.join(f"ws://127.0.0.1:{port}", m.group(2), m.group(3))
+            msg = await p.until(lambda x: x["type"] == "update")
+            await p.close()
+            return msg
+
+        msg = asyncio.run(hello())
+        assert msg["view"]["seat"] == 0 and len(msg["view"]["hand"]) == 13
+    finally:
+        proc.terminate()
+        proc.wait(10)

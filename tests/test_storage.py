@@ -1,0 +1,188 @@
+"""The table store against SQLite and against the real PostgreSQL server (a fresh schema per run)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from opentrix.deal import Phase
+from opentrix.match import Match
+from opentrix.rules import Rules
+from opentrix.server.asyncstore import AsyncStore
+from opentrix.server.settings import database_url
+from opentrix.server.storage import SeatRow, Storage, StorageError, TableRow
+from opentrix.server.table import replay_actions
+from test_server_kit import PG_URL, unique_schema
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    if request.param == "sqlite":
+        s = Storage(database_url(str(tmp_path / "store.db")))
+        s.migrate()
+        yield s
+        s.close()
+        return
+    schema = unique_schema()
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    s = Storage(database_url(PG_URL), schema=schema)
+    try:
+        s.migrate()
+        yield s
+    finally:
+        s.close()
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def table_row(code: str = "ABC234", status: str = "playing", seed: int = 7) -> TableRow:
+    return TableRow(
+        id=code,
+        status=status,
+        rules={"preset": "online", "kingdoms": 1},
+        seed=seed,
+        options={"timer": 30},
+        host_seat=0,
+        seats=[
+            SeatRow(0, "human", "Lina", "medium", "a" * 64),
+            SeatRow(1, "open", "", "easy"),
+            SeatRow(2, "bot", "", "hard"),
+            SeatRow(3, "bot", "", "medium"),
+        ],
+    )
+
+
+def test_migrations_create_the_schema_and_are_idempotent(storage: Storage) -> None:
+    assert storage.revision() == "0001"
+    storage.migrate()
+    assert storage.revision() == "0001"
+    assert storage.load_active() == []
+
+
+def test_a_table_round_trips(storage: Storage) -> None:
+    row = table_row()
+    storage.create_table(row)
+    back = storage.load_table("ABC234")
+    assert back is not None
+    assert (back.id, back.status, back.rules, back.seed, back.options, back.host_seat) == (
+        "ABC234",
+        "playing",
+        {"preset": "online", "kingdoms": 1},
+        7,
+        {"timer": 30},
+        0,
+    )
+    assert back.seats == row.seats
+    assert abs((back.created_at - row.created_at).total_seconds()) < 1
+    assert storage.load_table("NOPE99") is None
+
+
+def test_actions_keep_their_order_and_a_bad_batch_stores_nothing(storage: Storage) -> None:
+    storage.create_table(table_row())
+    storage.append_actions([("ABC234", 0, 1, 53), ("ABC234", 1, 1, 5)])
+    storage.append_actions([("ABC234", 2, 2, 7)])
+    with pytest.raises(StorageError):
+        storage.append_actions([("ABC234", 3, 3, 9), ("ABC234", 1, 3, 9)])  # index 1 is taken
+    loaded = storage.load_table("ABC234")
+    assert loaded is not None
+    assert loaded.actions == [(1, 53), (1, 5), (2, 7)]
+
+
+def test_seats_status_and_the_active_list(storage: Storage) -> None:
+    storage.create_table(table_row("LOBBY2", status="lobby"))
+    storage.create_table(table_row("PLAY22", status="playing"))
+    storage.create_table(table_row("DONE22", status="playing"))
+    storage.update_seats("LOBBY2", [SeatRow(1, "human", "Omar", "medium", "b" * 64)])
+    storage.set_status("DONE22", "finished")
+    assert [t.id for t in storage.load_active()] == ["LOBBY2", "PLAY22"]
+    lobby = storage.load_table("LOBBY2")
+    assert lobby is not None
+    assert lobby.seats[1] == SeatRow(1, "human", "Omar", "medium", "b" * 64)
+    with pytest.raises(ValueError):
+        storage.set_status("DONE22", "paused")
+
+
+def test_finished_matches_are_listed_with_their_record(storage: Storage) -> None:
+    storage.create_table(table_row("OLD222"))
+    storage.create_table(table_row("NEW222"))
+    storage.finish("OLD222", '{"format":"opentrix-record/1"}', [10, -10, 0, 0], [0])
+    storage.finish("NEW222", '{"format":"opentrix-record/1","rules":"online"}', [0, 0, 5, -5], [2])
+    rows = storage.list_finished()
+    assert [r.id for r in rows] == ["NEW222", "OLD222"]
+    assert rows[0].players == ["Lina", "bot:easy", "bot:hard", "bot:medium"]
+    assert rows[0].totals == [0, 0, 5, -5] and rows[0].winners == [2]
+    assert storage.get_record("NEW222") == '{"format":"opentrix-record/1","rules":"online"}'
+    assert storage.get_record("ABC999") is None
+    assert storage.load_active() == []
+    assert [r.id for r in storage.list_finished(limit=1, offset=1)] == ["OLD222"]
+
+
+def test_stored_actions_rebuild_the_match_exactly(storage: Storage) -> None:
+    """The exact serialisation: seed + actions (+ start_deal between deals) gives the same state."""
+    rules = Rules.preset("online", kingdoms=1)
+    storage.create_table(table_row("REPLAY", seed=11))
+    match = Match(rules, seed=11)
+    rng = random.Random(3)
+    rows = []
+    while not match.is_over:
+        if match.phase == Phase.DEAL_OVER:
+            match.start_deal()
+            continue
+        seat = match.turn
+        assert seat is not None
+        action = rng.choice(match.legal_actions())
+        match.apply(action, seat)
+        rows.append(("REPLAY", len(match.history) - 1, seat, action))
+        if len(rows) == 40:  # in several transactions, as the server writes them
+            storage.append_actions(rows)
+            rows = []
+    storage.append_actions(rows)
+    loaded = storage.load_table("REPLAY")
+    assert loaded is not None
+    again = replay_actions(Rules.from_json(loaded.rules), loaded.seed, loaded.actions)
+    assert again.history == match.history
+    assert again.totals == match.totals
+    assert [d.dealt for d in again.deals] == [d.dealt for d in match.deals]
+    assert again.is_over
+
+
+def test_group_commit_stores_every_concurrent_append(storage: Storage) -> None:
+    for i in range(5):
+        storage.create_table(table_row(f"GROUP{i}"))
+
+    async def main() -> None:
+        store = AsyncStore(storage)
+        try:
+            await asyncio.gather(*(store.append(f"GROUP{t}", i, i % 4, i) for t in range(5) for i in range(30)))
+            # A duplicate fails alone; the others in its batch are kept.
+            results = await asyncio.gather(
+                store.append("GROUP0", 5, 0, 1), store.append("GROUP1", 30, 0, 2), return_exceptions=True
+            )
+            assert isinstance(results[0], StorageError) and results[1] is None
+        finally:
+            store._executor.shutdown(wait=True)
+
+    asyncio.run(main())
+    for t in range(5):
+        loaded = storage.load_table(f"GROUP{t}")
+        assert loaded is not None
+        expected = [(i % 4, i) for i in range(30)] + ([(0, 2)] if t == 1 else [])
+        assert loaded.actions == expected
+
+
+def test_database_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENTRIX_DATABASE_URL", raising=False)
+    assert database_url(str(tmp_path / "x.db")) == f"sqlite:///{tmp_path / 'x.db'}"
+    assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    monkeypatch.setenv("OPENTRIX_DATABASE_URL", str(tmp_path / "env.db"))
+    assert database_url(None) == f"sqlite:///{tmp_path / 'env.db'}"
+    monkeypatch.delenv("OPENTRIX_DATABASE_URL")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert database_url(None).startswith("sqlite:///")
+    assert database_url(None).endswith("opentrix.db")
