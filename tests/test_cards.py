@@ -81,7 +81,7 @@ def test_masks() -> None:
     assert cards_of(QUEENS) == [Card.QS, Card.QH, Card.QD, Card.QC]
     assert cards_of(JACKS) == [Card.JS, Card.JH, Card.JD, Card.JC]
     assert KING_OF_HEARTS == 1 << Card.KH
-    assert DIAMONDS == SUIT_MASKS[Suit.DIAMONDS] and HEARTS.bit_count() == 13
+    assert SUIT_MASKS[Suit.DIAMONDS] == DIAMONDS and HEARTS.bit_count() == 13
     assert sum(SUIT_MASKS) == (1 << 52) - 1
     assert mask_of([0, 51]) == 1 | 1 << 51
     assert cards_of(0) == []

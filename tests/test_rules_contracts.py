@@ -3,9 +3,11 @@ early end and custom points."""
 
 from __future__ import annotations
 
-import pytest
-from engine_kit import ROTATING, ROTATING_CAPTURES, ROTATING_SCRIPT, SUITED, cards, deal, finish, moved, play
+import itertools
 
+import pytest
+
+from engine_kit import ROTATING, ROTATING_CAPTURES, ROTATING_SCRIPT, SUITED, cards, deal, finish, moved, play
 from opentrix import actions as A
 from opentrix.cards import HEARTS, Card, cards_of
 from opentrix.deal import Deal, Phase
@@ -102,7 +104,8 @@ def test_hearts_lead_ban_in_king_of_hearts() -> None:
         d.apply(Card["2H"])
     # other contracts, and King of Hearts with the option off, allow the lead
     assert Card["2H"] in deal(CLASSIC, 0, "queens", hands).legal_actions()
-    assert Card["2H"] in deal(Rules.preset("classic", hearts_lead_ban=False), 0, "king_of_hearts", hands).legal_actions()
+    no_ban = Rules.preset("classic", hearts_lead_ban=False)
+    assert Card["2H"] in deal(no_ban, 0, "king_of_hearts", hands).legal_actions()
 
 
 def test_hearts_lead_ban_lifts_when_only_hearts_remain() -> None:
@@ -295,7 +298,7 @@ def test_trix_seats_that_are_out_are_skipped() -> None:
     last = max(i for i, s in enumerate(d.seats) if s == 2)
     after = d.seats[last + 1 :]
     assert 2 not in after
-    assert any(a == 1 and b == 3 for a, b in zip(after, after[1:], strict=False))
+    assert any(a == 1 and b == 3 for a, b in itertools.pairwise(after))
     # a seat that is out is never asked, not even to pass
     assert d.plays[last] != A.PASS
 

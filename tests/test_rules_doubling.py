@@ -4,8 +4,8 @@ throw-ins, on hand-built deals with scores worked out by hand."""
 from __future__ import annotations
 
 import pytest
-from engine_kit import ROTATING, ROTATING_SCRIPT, SUITED, cards, finish, moved, play
 
+from engine_kit import ROTATING, ROTATING_SCRIPT, SUITED, cards, finish, moved, play
 from opentrix import actions as A
 from opentrix.cards import SUIT_MASKS, Card
 from opentrix.contracts import Contract
@@ -145,7 +145,9 @@ def test_complex_doubled_king_and_queen_of_diamonds() -> None:
     assert d.scores == (-250, 0, -140, -110)
 
 
-@pytest.mark.parametrize(("self_capture", "score"), [("normal", -500), ("doubled", -525), ("doubled_leader_gains", -500)])
+@pytest.mark.parametrize(
+    ("self_capture", "score"), [("normal", -500), ("doubled", -525), ("doubled_leader_gains", -500)]
+)
 def test_complex_doubled_queen_of_diamonds_taken_by_its_holder(self_capture: str, score: int) -> None:
     rules = Rules.preset("complex", self_capture=self_capture)
     d = doubled_deal(rules, 2, "complex", SUITED, "QD")  # seat 2 leads every trick and takes it all

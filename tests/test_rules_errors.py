@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from engine_kit import SUITED, cards, deal, finish, moved
 
+from engine_kit import SUITED, cards, deal, finish, moved
 from opentrix import actions as A
 from opentrix.cards import Card
 from opentrix.contracts import Contract
@@ -50,7 +50,7 @@ def test_card_not_held_and_card_already_played() -> None:
     d.apply(Card["2S"])
     for _ in range(3):
         d.apply(d.legal_actions()[0])
-    with pytest.raises(IllegalPlay, match="^seat 0 has already played 2♠$"):
+    with pytest.raises(IllegalPlay, match=r"^seat 0 has already played 2♠$"):
         d.apply(Card["2S"])
 
 
@@ -63,7 +63,7 @@ def test_not_your_turn() -> None:
     d.apply(Card["2H"], seat=1)
     m = Match(CLASSIC, SUITED)
     m.apply(A.choose("ltoosh"))
-    with pytest.raises(NotYourTurn, match="^it is seat 1's turn, not seat 2's$"):
+    with pytest.raises(NotYourTurn, match=r"^it is seat 1's turn, not seat 2's$"):
         m.apply(Card["2D"], seat=2)
 
 
@@ -74,7 +74,7 @@ def test_wrong_phase() -> None:
         d.apply(Card["2S"])
     assert str(e.value) == "seat 0 must answer the redeal question first (claim or no claim), not '2S'"
     d.apply(A.NO_CLAIM)
-    with pytest.raises(WrongPhase, match="^seat 1 must answer the redeal question first"):
+    with pytest.raises(WrongPhase, match=r"^seat 1 must answer the redeal question first"):
         d.apply(A.double("KH"))
     for _ in range(3):
         d.apply(A.NO_CLAIM)
@@ -82,11 +82,11 @@ def test_wrong_phase() -> None:
         d.apply(A.CLAIM)
     assert str(e.value) == "seat 1 must answer the doubling first (double a card or not), not 'claim'"
     d.apply(A.NO_DOUBLE)
-    with pytest.raises(WrongPhase, match="^seat 0 must play a card now, not 'contract queens'$"):
+    with pytest.raises(WrongPhase, match=r"^seat 0 must play a card now, not 'contract queens'$"):
         d.apply(A.choose("queens"))
-    with pytest.raises(WrongPhase, match="^seat 0 must play a card now, not 'no claim'$"):
+    with pytest.raises(WrongPhase, match=r"^seat 0 must play a card now, not 'no claim'$"):
         d.apply(A.NO_CLAIM)
-    with pytest.raises(WrongPhase, match="^seat 0 must play a card now, not '99'$"):
+    with pytest.raises(WrongPhase, match=r"^seat 0 must play a card now, not '99'$"):
         d.apply(99)
 
 
@@ -108,9 +108,9 @@ def test_doubling_a_card_that_may_not_be_doubled() -> None:
     assert str(e.value) == "Q♥ may not be doubled in king_of_hearts"
     assert e.value.plain == "QH may not be doubled in king_of_hearts"
     q = Deal(rules, 0, Contract.QUEENS, SUITED)
-    with pytest.raises(IllegalDouble, match="^K♥ may not be doubled in queens$"):
+    with pytest.raises(IllegalDouble, match=r"^K♥ may not be doubled in queens$"):
         q.apply(A.double("KH"))
-    with pytest.raises(IllegalDouble, match="^seat 0 cannot double Q♥: not in that hand$"):
+    with pytest.raises(IllegalDouble, match=r"^seat 0 cannot double Q♥: not in that hand$"):
         q.apply(A.double("QH"))
     q.apply(A.double("QS"))  # seat 0's turn ends: it has nothing else to double
     assert q.turn == 1
@@ -121,7 +121,7 @@ def test_doubling_a_card_that_may_not_be_doubled() -> None:
 def test_a_card_doubled_twice() -> None:
     d = Deal(Rules.preset("complex"), 1, Contract.COMPLEX, SUITED)
     d.apply(A.double("QH"))
-    with pytest.raises(IllegalDouble, match="^Q♥ is already doubled$"):
+    with pytest.raises(IllegalDouble, match=r"^Q♥ is already doubled$"):
         d.double_card(Card.QH)
 
 
@@ -139,13 +139,13 @@ def test_plays_after_the_deal_is_over() -> None:
         d.apply(Card["2S"])
     assert str(e.value) == "the deal is over ('2S' comes too late)"
     assert e.value.plain == "the deal is over"
-    with pytest.raises(WrongPhase, match="^the deal is over$"):
+    with pytest.raises(WrongPhase, match=r"^the deal is over$"):
         d.apply(Card["2S"], seat=1)
 
 
 def test_lead_ban_and_king_discard_messages() -> None:
     d = deal(CLASSIC, 0, "king_of_hearts", moved(SUITED, ("2S", 0, 1), ("2H", 1, 0)))
-    with pytest.raises(IllegalPlay, match="^seat 0 may not lead a heart while holding another suit$"):
+    with pytest.raises(IllegalPlay, match=r"^seat 0 may not lead a heart while holding another suit$"):
         d.apply(Card["2H"])
     k = deal(Rules.preset("classic", king_must_be_discarded=True), 0, "king_of_hearts", SUITED, "2S")
     with pytest.raises(IllegalPlay) as e:

@@ -8,8 +8,8 @@ four trick contracts (-500) and goes out first in Trix (+200), so a kingdom of k
 from __future__ import annotations
 
 import pytest
-from engine_kit import SUITED, finish, run_match
 
+from engine_kit import SUITED, finish, run_match
 from opentrix import actions as A
 from opentrix.cards import Card, CardSet
 from opentrix.contracts import Contract

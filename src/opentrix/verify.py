@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .deal import Phase
@@ -15,8 +16,28 @@ def verify_text(text: str | bytes) -> dict[str, Any]:
         record = Record.loads(text)
         match = record.replay()
     except RecordError as e:
+        e = _earlier_error(text, e)
         return {"ok": False, "error": e.to_json(), "_message": e.located()}
     return summary(match)
+
+
+def _earlier_error(text: str | bytes, error: RecordError) -> RecordError:
+    """The first error in the order of the deals: a badly written deal 5 must not hide a revoke in deal 2.
+
+    Reading checks every deal's form before replay checks any play, so when the form of deal ``i`` is
+    wrong, the deals before it are replayed on their own to see whether they fail first.
+    """
+    if error.deal is None or error.deal == 0:
+        return error
+    try:
+        data = json.loads(text)
+        data["deals"] = data["deals"][: error.deal]
+        Record.from_json(data).replay()
+    except RecordError as earlier:
+        return earlier
+    except Exception:  # the form error stands; a second reading must never crash the referee
+        return error
+    return error
 
 
 def summary(match: Match) -> dict[str, Any]:

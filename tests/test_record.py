@@ -1,0 +1,288 @@
+"""opentrix-record/1: reading (lenient card strings in, canonical out), writing, replaying, and where a
+malformed record is wrong. The referee's output for the shared examples is checked in-process here and
+through the real command in test_verify_cli.py."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from engine_kit import SUITED, cards, run_match
+from opentrix import actions as A
+from opentrix.deal import Phase
+from opentrix.match import Match
+from opentrix.record import FORMAT, Record, RecordError
+from opentrix.rules import Rules
+from opentrix.verify import summary, verify_text
+
+EXAMPLES = resources.files("opentrix") / "examples"
+NAMES = ["classic-full-match", "classic-invalid-revoke", "online-partnership-one-kingdom", "wikipedia-unfinished"]
+
+
+def example(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((EXAMPLES / f"{name}.json").read_text())
+    return data
+
+
+def verify(data: object) -> dict[str, Any]:
+    out = verify_text(json.dumps(data))
+    out.pop("_message", None)
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_examples_in_process(name: str) -> None:
+    expected = json.loads((EXAMPLES / f"{name}.expected.json").read_text())
+    assert verify(example(name)) == expected
+
+
+def test_lenient_card_strings_in_canonical_out() -> None:
+    data = example("classic-full-match")
+    first = data["deals"][0]
+    lenient = copy.deepcopy(data)
+    d0 = lenient["deals"][0]
+    d0["hands"] = [[_lenient(c, i) for i, c in enumerate(h)] for h in first["hands"]]
+    d0["plays"] = [_lenient(c, i) for i, c in enumerate(first["plays"])]
+    assert any("10" in c for h in d0["hands"] for c in h) and any("♥" in c for c in d0["plays"])
+    record = Record.loads(json.dumps(lenient))
+    assert verify(lenient) == verify(data)
+    out = json.loads(record.dumps())
+    assert out["deals"][0]["plays"] == first["plays"]
+    assert sorted(out["deals"][0]["hands"][0]) == sorted(first["hands"][0])
+
+
+def _lenient(card: str, i: int) -> str:
+    """Write a card the ways a reader must accept: 10 for T, suit symbols, lower case."""
+    if card == "pass":
+        return "PASS" if i % 2 else card
+    rank, suit = card[0], card[1]
+    rank = "10" if rank == "T" else rank
+    style = i % 3
+    if style == 0:
+        return rank + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit]
+    if style == 1:
+        return (rank + suit).lower()
+    return rank + suit
+
+
+def test_written_record_is_canonical_and_minimal() -> None:
+    m = Match(Rules.preset("online", partnership=True, kingdoms=1), SUITED)
+    run_match(m, SUITED)
+    record = Record.from_match(m, ["Lina", "Omar", "bot:strong", "bot:basic"])
+    data = json.loads(record.dumps())
+    assert list(data) == ["format", "rules", "players", "deals"]
+    assert data["format"] == FORMAT
+    assert data["rules"] == {"preset": "online", "kingdoms": 1, "partnership": True}
+    deal = data["deals"][0]
+    assert list(deal) == ["hands", "contract", "plays"]  # no doubled / thrown_in when there are none
+    assert deal["hands"][0][:3] == ["2S", "3S", "4S"]
+    assert all(len(c) == 2 for h in deal["hands"] for c in h)
+    assert json.loads(record.dumps(indent=2)) == data
+    assert Record.loads(record.dumps()).dumps() == record.dumps()
+
+
+def test_write_read_replay_gives_the_same_match() -> None:
+    m = Match(Rules.preset("denexa"), seed=11)
+    run_match(m)
+    text = Record.from_match(m).dumps()
+    again = Record.loads(text).replay()
+    assert again.history == m.history
+    assert summary(again) == summary(m)
+    assert Record.from_match(again).dumps() == text
+
+
+def thrown_in_match() -> Match:
+    """Wikipedia rules; deal 0: King of Hearts thrown in by seat 0 (its only heart is A♥);
+    deal 1: Queens, seat 1 (the king) doubles Q♥, no card played yet."""
+    hand0 = cards("AH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS")
+    hands = (hand0, (SUITED[1] ^ cards("AH")) | cards("AS"), SUITED[2], SUITED[3])
+    m = Match(Rules.preset("wikipedia"), hands)
+    m.apply(A.choose("king_of_hearts"))
+    while m.turn != 0:
+        m.apply(A.NO_CLAIM)
+    m.apply(A.CLAIM)
+    m.start_deal(SUITED)
+    m.apply(A.choose("queens"))
+    m.apply(A.double("QH"))  # seat 1 is king and doubles its queen; the others decline
+    while m.phase == Phase.DOUBLE:
+        m.apply(A.NO_DOUBLE)
+    return m
+
+
+def thrown_in_record() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(Record.from_match(thrown_in_match()).dumps())
+    return data
+
+
+def test_doubled_and_thrown_in_fields_round_trip() -> None:
+    m = thrown_in_match()
+    data = thrown_in_record()
+    assert data["deals"][0]["thrown_in"] == 0 and data["deals"][0]["plays"] == []
+    assert data["deals"][1]["doubled"] == ["QH"]
+    again = Record.from_json(data).replay()
+    assert again.deals[0].thrown_in == 0 and again.deals[1].doubled == m.deals[1].doubled
+    assert again.phase == Phase.PLAY and again.turn == 1
+    out = verify(data)
+    assert out["deals"][0] == {"king": 1, "contract": "king_of_hearts", "thrown_in": 0, "finished": True,
+                               "scores": [0, 0, 0, 0]}  # fmt: skip
+    assert out["deals"][1]["finished"] is False and out["deals"][1]["scores"] is None
+
+
+def test_record_error_location() -> None:
+    e = RecordError("seat 1 must follow suit ♦", 4, 17, plain="seat 1 must follow suit D")
+    assert e.located() == "deal 4, play 17: seat 1 must follow suit ♦"
+    assert e.to_json() == {"deal": 4, "play": 17, "message": "seat 1 must follow suit D"}
+    assert RecordError("not JSON").located() == "not JSON"
+
+
+def mutated(name: str, change: Any) -> dict[str, Any]:
+    data = example(name)
+    change(data)
+    return data
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Any:
+    def change(data: Any) -> None:
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+CASES: list[tuple[str, Any, int | None, int | None, str]] = [
+    ("not a JSON object", lambda d: d.clear() or d.update({"x": 1}), None, None, "'format' must be"),
+    ("wrong format", _set(("format",), "pgn"), None, None, "'format' must be 'opentrix-record/1', not 'pgn'"),
+    ("unknown preset", _set(("rules",), "hearts"), None, None, "unknown preset 'hearts'"),
+    ("unknown option", _set(("rules",), {"preset": "classic", "jokers": True}), None, None,
+     "rules: unknown option 'jokers'"),
+    ("option of the wrong type", _set(("rules",), {"doubling": "yes"}), None, None,
+     "rules: option 'doubling' must be true or false, not 'yes'"),
+    ("bad option value", _set(("rules",), {"tiebreak": "coin"}), None, None,
+     "rules: option 'tiebreak' must be one of none, extra_koh_deal, extra_kingdom, not 'coin'"),
+    ("bad points", _set(("rules",), {"points": {"trix": [1, 2]}}), None, None,
+     "rules: points 'trix' must be a list of four integers"),
+    ("rules of the wrong type", _set(("rules",), 3), None, None, "rules must be a preset name or an object"),
+    ("players of the wrong type", _set(("players",), "Lina"), None, None, "'players' must be a list of four names"),
+    ("deals of the wrong type", _set(("deals",), {"0": 1}), None, None, "'deals' must be a list of deals"),
+    ("no deals", _set(("deals",), []), None, None, "the record has no deals"),
+    ("deal of the wrong type", _set(("deals", 3), "deal"), 3, None, "a deal is a JSON object"),
+    ("hands of the wrong type", _set(("deals", 2, "hands"), {"0": []}), 2, None,
+     "'hands' must be a list of four hands"),
+    ("three hands", lambda d: d["deals"][2]["hands"].pop(), 2, None, "'hands' must be a list of four hands"),
+    ("hand of the wrong type", _set(("deals", 2, "hands", 1), "AS KS"), 2, None,
+     "the hand of seat 1 must be a list of cards"),
+    ("bad card string", _set(("deals", 2, "hands", 1, 4), "1S"), 2, None, "hand of seat 1: not a card: '1S'"),
+    ("card of the wrong type", _set(("deals", 2, "hands", 1, 4), 12), 2, None, "hand of seat 1: not a card: 12"),
+    ("12 cards in a hand", lambda d: d["deals"][2]["hands"][3].pop(), 2, None,
+     "seat 3 has 12 cards; every hand has 13"),
+    ("14 cards in a hand", lambda d: d["deals"][2]["hands"][3].append(d["deals"][2]["hands"][0].pop()), 2, None,
+     "seat 0 has 12 cards; every hand has 13"),
+    ("a card twice in a hand", lambda d: d["deals"][1]["hands"][0].__setitem__(0, d["deals"][1]["hands"][0][1]), 1,
+     None, "hand of seat 0 holds"),
+    ("a card in two hands", lambda d: d["deals"][1]["hands"][2].__setitem__(0, d["deals"][1]["hands"][0][1]), 1,
+     None, "is dealt twice (again to seat 2)"),
+    ("unknown contract", _set(("deals", 2, "contract"), "hearts"), 2, None, "unknown contract 'hearts'"),
+    ("contract missing", lambda d: d["deals"][2].pop("contract"), 2, None, "'contract' is missing"),
+    ("complex outside complex rules", _set(("deals", 0, "contract"), "complex"), 0, None,
+     "complex is not a contract in these rules"),
+    ("contract played twice in a kingdom", _set(("deals", 2, "contract"), "diamonds"), 2, None,
+     "diamonds has already been played in seat 3's kingdom"),
+    ("doubling when it is off", _set(("deals", 4, "doubled"), ["KH"]), 4, None,
+     "doubling is off in these rules, yet cards are doubled"),
+    ("doubled of the wrong type", _set(("deals", 4, "doubled"), "KH"), 4, None, "'doubled' must be a list of cards"),
+    ("bad doubled card", _set(("deals", 4, "doubled"), ["KX"]), 4, None, "doubled: not a card: 'KX'"),
+    ("thrown_in of the wrong type", _set(("deals", 4, "thrown_in"), "1"), 4, None,
+     "'thrown_in' must be a seat from 0 to 3, not '1'"),
+    ("thrown_in out of range", _set(("deals", 4, "thrown_in"), 4), 4, None,
+     "'thrown_in' must be a seat from 0 to 3, not 4"),
+    ("claim when no redeal applies", _set(("deals", 4, "thrown_in"), 1), 4, None,
+     "no redeal can be claimed in king_of_hearts under these rules"),
+    ("plays of the wrong type", _set(("deals", 2, "plays"), "AS KS"), 2, None, "'plays' must be a list of cards"),
+    ("bad play", _set(("deals", 2, "plays", 7), "XX"), 2, 7, "not a card: 'XX'"),
+    ("play of the wrong type", _set(("deals", 2, "plays", 7), None), 2, 7, "not a card: None"),
+    ("a pass outside Trix", _set(("deals", 2, "plays", 7), "pass"), 2, 7,
+     "passing is only for the Trix contract"),
+    ("a card not held", lambda d: d["deals"][1]["plays"].__setitem__(0, d["deals"][1]["hands"][0][0]), 1, 0,
+     "seat 3 does not hold"),
+    ("plays after the deal is over", lambda d: d["deals"][2]["plays"].append("2S"), 2, 52,
+     "the deal is over after 52 plays; '2S' is one too many"),
+    ("a deal after the match is over", lambda d: d["deals"].append(copy.deepcopy(d["deals"][0])), 20, None,
+     "the match is already over; no further deal can follow"),
+    ("a deal after an unfinished one", lambda d: d["deals"][2]["plays"].pop(), 2, None,
+     "the previous deal is not finished"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("what", "change", "deal", "play", "message"), CASES, ids=[c[0] for c in CASES])
+def test_malformed_records_name_where(what: str, change: Any, deal: int | None, play: int | None, message: str) -> None:
+    out = verify(mutated("classic-full-match", change))
+    assert out["ok"] is False, what
+    assert out["error"]["deal"] == deal and out["error"]["play"] == play, out
+    assert message in out["error"]["message"], out
+    with pytest.raises(RecordError):
+        Record.loads(json.dumps(mutated("classic-full-match", change))).replay()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("", "not JSON"), ("{", "not JSON"), ("[]", "a record is a JSON object, not list"), ("null", "not NoneType"),
+     (b"\xff\xfe\x00", "not JSON")],
+)  # fmt: skip
+def test_unreadable_text(text: str | bytes, message: str) -> None:
+    out = verify_text(text)
+    assert out["ok"] is False and out["error"]["deal"] is None and out["error"]["play"] is None
+    assert message in out["error"]["message"]
+
+
+def test_doubling_errors_in_doubling_rules() -> None:
+    data = example("wikipedia-unfinished")
+    contracts = [d["contract"] for d in data["deals"]]
+    assert contracts == ["diamonds", "king_of_hearts", "trix"]
+    bad = copy.deepcopy(data)
+    bad["deals"][0]["doubled"] = ["KH"]
+    out = verify(bad)
+    assert out["error"] == {"deal": 0, "play": None, "message": "KH may not be doubled in diamonds"}
+    bad = copy.deepcopy(data)
+    bad["deals"][1]["doubled"] = ["QS"]
+    out = verify(bad)
+    assert out["error"] == {"deal": 1, "play": None, "message": "QS may not be doubled in king_of_hearts"}
+    bad["deals"][1]["doubled"] = ["2C"]
+    assert verify(bad)["error"]["message"] == "2C may not be doubled in king_of_hearts"
+
+
+def test_a_claim_the_hand_does_not_support() -> None:
+    data = example("wikipedia-unfinished")
+    data["deals"][1]["thrown_in"] = 2
+    data["deals"][1]["plays"] = []
+    out = verify(data)
+    assert out["error"] == {
+        "deal": 1,
+        "play": None,
+        "message": "seat 2's hand does not allow a redeal in king_of_hearts",
+    }
+
+
+def test_thrown_in_deal_with_plays_or_doubles() -> None:
+    data = thrown_in_record()
+    bad = copy.deepcopy(data)
+    bad["deals"][0]["plays"] = ["2S"]
+    assert verify(bad)["error"] == {"deal": 0, "play": 0, "message": "a thrown-in deal has no plays"}
+    bad = copy.deepcopy(data)
+    bad["deals"][0]["doubled"] = ["KH"]
+    assert verify(bad)["error"] == {"deal": 0, "play": None, "message": "a thrown-in deal has no doubled cards"}
+    bad = copy.deepcopy(data)
+    bad["deals"][0]["thrown_in"] = 1  # seat 1 holds twelve hearts
+    assert verify(bad)["error"]["message"] == "seat 1's hand does not allow a redeal in king_of_hearts"
+
+
+def test_first_error_in_deal_order() -> None:
+    # a revoke in deal 0 comes before a badly written deal 1
+    data = example("classic-invalid-revoke")
+    data["deals"].append({"hands": "none"})
+    assert verify(data)["error"] == {"deal": 0, "play": 5, "message": "seat 1 must follow suit D"}

@@ -1,0 +1,426 @@
+"""``opentrix verify``, the real console command, on valid, unfinished and invalid records.
+
+Also the golden records of tests/golden: their frozen expected output, and their scores recomputed
+by ``independent_scores`` below, a small scorer written straight from RULES.md that shares no code
+with the engine.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+EXAMPLES = Path(str(resources.files("opentrix") / "examples"))
+SHARED = Path("/work/shared/examples")
+GOLDEN = Path(__file__).parent / "golden"
+NAMES = ["classic-full-match", "classic-invalid-revoke", "online-partnership-one-kingdom", "wikipedia-unfinished"]
+GOLDEN_NAMES = sorted(p.name[: -len(".expected.json")] for p in GOLDEN.glob("*.expected.json"))
+
+
+def opentrix(*args: str | os.PathLike[str]) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("opentrix")
+    cmd: list[str] = [exe] if exe else [sys.executable, "-c", "from opentrix.cli import main; main()"]
+    return subprocess.run(
+        [*cmd, *map(str, args)], capture_output=True, text=True, encoding="utf-8", timeout=120, check=False
+    )
+
+
+def json_lines(out: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# -- the shared examples ------------------------------------------------------------------------------
+
+
+def test_shipped_examples_are_the_shared_ones() -> None:
+    if not SHARED.is_dir():
+        pytest.skip("the shared examples folder is not on this machine")
+    for name in NAMES:
+        for suffix in (".json", ".expected.json"):
+            assert load(EXAMPLES / f"{name}{suffix}") == load(SHARED / f"{name}{suffix}")
+
+
+def test_examples_print_exactly_their_expected_json() -> None:
+    files = [EXAMPLES / f"{n}.json" for n in NAMES]
+    r = opentrix("verify", "--json", *files)
+    assert r.returncode == 1, r.stderr  # one of them is invalid
+    lines = r.stdout.splitlines()
+    assert len(lines) == 4
+    for name, line in zip(NAMES, lines, strict=True):
+        assert json.loads(line) == load(EXAMPLES / f"{name}.expected.json"), name
+    assert r.stderr == ""
+
+
+def test_valid_records_exit_0() -> None:
+    valid = [EXAMPLES / f"{n}.json" for n in NAMES if n != "classic-invalid-revoke"]
+    r = opentrix("verify", "--json", *valid)
+    assert r.returncode == 0
+    assert [d["ok"] for d in json_lines(r.stdout)] == [True, True, True]
+
+
+def test_text_report() -> None:
+    r = opentrix("verify", EXAMPLES / "classic-invalid-revoke.json", EXAMPLES / "wikipedia-unfinished.json")
+    assert r.returncode == 1
+    out = r.stdout
+    assert "classic-invalid-revoke.json: INVALID: deal 0, play 5: seat 1 must follow suit ♦ (holds 8♦ 5♦ 3♦)" in out
+    assert "wikipedia-unfinished.json: ok: 3 deals (2 finished), match not over" in out
+    assert "unfinished" in out
+    r = opentrix("verify", EXAMPLES / "online-partnership-one-kingdom.json")
+    assert r.returncode == 0
+    assert "seats 0+2: +115   seats 1+3: -115" in r.stdout and "winners: seat 0, seat 2" in r.stdout
+
+
+def test_usage_errors_exit_2() -> None:
+    assert opentrix("verify").returncode == 2
+    r = opentrix("verify", "--frobnicate", EXAMPLES / "classic-full-match.json")
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr + r.stdout
+
+
+# -- malformed input ----------------------------------------------------------------------------------
+
+
+def _bad_records() -> dict[str, tuple[str, int | None, int | None, str]]:
+    """name -> (file text, expected deal, expected play, part of the message); built from the examples."""
+    full = load(EXAMPLES / "classic-full-match.json")
+    wiki = load(EXAMPLES / "wikipedia-unfinished.json")
+    out: dict[str, tuple[str, int | None, int | None, str]] = {}
+
+    def add(name: str, base: Any, change: Any, deal: int | None, play: int | None, message: str) -> None:
+        data = copy.deepcopy(base)
+        change(data)
+        out[name] = (json.dumps(data, ensure_ascii=False), deal, play, message)
+
+    out["not-json"] = ("{'format': opentrix}", None, None, "not JSON")
+    out["empty"] = ("", None, None, "not JSON")
+    out["binary"] = ("\x00\x01garbage", None, None, "not JSON")
+    add("a-list", full, lambda d: d.clear(), None, None, "'format' must be")
+    add("wrong-format", full, lambda d: d.update(format="opentrix-record/2"), None, None, "'format' must be")
+    add("rules-number", full, lambda d: d.update(rules=7), None, None, "rules must be a preset name or an object")
+    add("unknown-preset", full, lambda d: d.update(rules="saudi"), None, None, "unknown preset 'saudi'")
+    add("unknown-option", full, lambda d: d.update(rules={"preset": "online", "jokers": 2}), None, None,
+        "unknown option 'jokers'")  # fmt: skip
+    add("option-type", full, lambda d: d.update(rules={"kingdoms": "four"}), None, None,
+        "option 'kingdoms' must be a whole number")  # fmt: skip
+    add("players-type", full, lambda d: d.update(players=["A", "B"]), None, None, "'players' must be a list")
+    add("deals-type", full, lambda d: d.update(deals="all of them"), None, None, "'deals' must be a list")
+    add("deal-type", full, lambda d: d["deals"].__setitem__(1, ["hands"]), 1, None, "a deal is a JSON object")
+    add("hands-type", full, lambda d: d["deals"][0].update(hands="AS KS"), 0, None, "'hands' must be a list")
+    add("hand-type", full, lambda d: d["deals"][0]["hands"].__setitem__(2, 13), 0, None,
+        "the hand of seat 2 must be a list of cards")  # fmt: skip
+    add("bad-card", full, lambda d: d["deals"][3]["hands"][1].__setitem__(0, "11H"), 3, None, "not a card: '11H'")
+    add("card-type", full, lambda d: d["deals"][3]["hands"][1].__setitem__(0, ["AS"]), 3, None, "not a card")
+    add("twelve-cards", full, lambda d: d["deals"][0]["hands"][2].pop(), 0, None, "seat 2 has 12 cards")
+    add("duplicate-card", full, lambda d: d["deals"][0]["hands"][2].__setitem__(0, d["deals"][0]["hands"][1][0]),
+        0, None, "is dealt twice")  # fmt: skip
+    add("contract-type", full, lambda d: d["deals"][5].update(contract=["diamonds"]), 5, None, "unknown contract")
+    add("contract-twice", full, lambda d: d["deals"][4].update(contract="trix"), 4, None,
+        "trix has already been played in seat 3's kingdom")  # fmt: skip
+    add("doubled-not-doublable", wiki, lambda d: d["deals"][1].update(doubled=["QH"]), 1, None,
+        "QH may not be doubled in king_of_hearts")  # fmt: skip
+    add("doubled-in-diamonds", wiki, lambda d: d["deals"][0].update(doubled=["QD"]), 0, None,
+        "QD may not be doubled in diamonds")  # fmt: skip
+    add("doubled-type", wiki, lambda d: d["deals"][1].update(doubled={"KH": True}), 1, None,
+        "'doubled' must be a list")  # fmt: skip
+    add("claim-unsupported", wiki, lambda d: d["deals"][1].update(thrown_in=3, plays=[]), 1, None,
+        "seat 3's hand does not allow a redeal in king_of_hearts")  # fmt: skip
+    add("thrown-in-type", wiki, lambda d: d["deals"][1].update(thrown_in=[3]), 1, None,
+        "'thrown_in' must be a seat from 0 to 3")  # fmt: skip
+    add("plays-type", full, lambda d: d["deals"][6].update(plays=None), 6, None, "'plays' must be a list")
+    add("bad-play", full, lambda d: d["deals"][6]["plays"].__setitem__(9, "Q"), 6, 9, "not a card: 'Q'")
+    add("revoke", full, lambda d: _revoke(d["deals"][0]), 0, None, "")
+    add("play-after-deal-over", full, lambda d: d["deals"][19]["plays"].append("AS"), 19, 52,
+        "the deal is over after 52 plays")  # fmt: skip
+    add("deal-after-match-over", full, lambda d: d["deals"].append(copy.deepcopy(d["deals"][1])), 20, None,
+        "the match is already over")  # fmt: skip
+    add("pass-outside-trix", full, lambda d: d["deals"][1]["plays"].__setitem__(3, "pass"), 1, 3,
+        "passing is only for the Trix contract")  # fmt: skip
+    return out
+
+
+def _revoke(deal: dict[str, Any]) -> None:
+    """Swap the first two cards of the second player of trick 1 with a card of another suit: a revoke
+    or a card not held, either way an illegal play in trick 1 (the exact play index is checked below)."""
+    deal["plays"][1], deal["plays"][2] = deal["plays"][2], deal["plays"][1]
+
+
+@pytest.fixture(scope="module")
+def bad_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("bad")
+    files = {}
+    for name, (text, *_) in _bad_records().items():
+        path = folder / f"{name}.json"
+        path.write_text(text, encoding="utf-8")
+        files[name] = path
+    return files
+
+
+def test_malformed_records_are_clear_errors_naming_where(bad_files: dict[str, Path]) -> None:
+    cases = _bad_records()
+    names = list(cases)
+    r = opentrix("verify", "--json", *(bad_files[n] for n in names))
+    assert r.returncode == 1
+    assert "Traceback" not in r.stdout + r.stderr
+    results = json_lines(r.stdout)
+    assert len(results) == len(names)
+    for name, result in zip(names, results, strict=True):
+        _, deal, play, message = cases[name]
+        assert result["ok"] is False, name
+        assert set(result) == {"ok", "error"}
+        err = result["error"]
+        assert set(err) == {"deal", "play", "message"}
+        assert err["deal"] == deal, (name, err)
+        if name != "revoke":
+            assert err["play"] == play, (name, err)
+            assert message in err["message"], (name, err)
+        assert "♦" not in err["message"] and "♥" not in err["message"]  # record letters in the JSON
+
+
+def test_revoke_is_reported_at_the_right_play(bad_files: dict[str, Path]) -> None:
+    r = opentrix("verify", "--json", bad_files["revoke"])
+    err = json_lines(r.stdout)[0]["error"]
+    assert err["deal"] == 0 and err["play"] in (1, 2)
+    assert err["message"].startswith("seat ")
+
+
+def test_malformed_records_in_the_text_report(bad_files: dict[str, Path]) -> None:
+    r = opentrix("verify", *bad_files.values())
+    assert r.returncode == 1
+    assert "Traceback" not in r.stdout + r.stderr
+    lines = [line for line in r.stdout.splitlines() if "INVALID" in line]
+    assert len(lines) == len(bad_files)
+    assert any(": INVALID: deal 19, play 52: the deal is over after 52 plays" in line for line in lines)
+
+
+def test_unreadable_files(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.json"
+    r = opentrix("verify", "--json", missing, tmp_path, EXAMPLES / "classic-full-match.json")
+    assert r.returncode == 1
+    assert "Traceback" not in r.stdout + r.stderr
+    first, second, third = json_lines(r.stdout)
+    message = f"cannot read {missing}: No such file or directory"
+    assert first == {"ok": False, "error": {"deal": None, "play": None, "message": message}}
+    assert second["ok"] is False and second["error"]["message"].startswith(f"cannot read {tmp_path}")
+    assert third["ok"] is True  # the records after an unreadable one are still checked
+
+
+def test_a_bad_record_does_not_stop_the_others(bad_files: dict[str, Path]) -> None:
+    r = opentrix("verify", "--json", bad_files["bad-card"], EXAMPLES / "wikipedia-unfinished.json")
+    a, b = json_lines(r.stdout)
+    assert a["ok"] is False and b == load(EXAMPLES / "wikipedia-unfinished.expected.json")
+    assert r.returncode == 1
+
+
+# -- golden records -----------------------------------------------------------------------------------
+
+
+def test_golden_records_print_their_frozen_output() -> None:
+    assert len(GOLDEN_NAMES) >= 4
+    r = opentrix("verify", "--json", *(GOLDEN / f"{n}.json" for n in GOLDEN_NAMES))
+    assert r.returncode == 0, r.stdout
+    for name, result in zip(GOLDEN_NAMES, json_lines(r.stdout), strict=True):
+        assert result == load(GOLDEN / f"{name}.expected.json"), name
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES + NAMES)
+def test_scores_agree_with_an_independent_scorer(name: str) -> None:
+    folder = GOLDEN if name in GOLDEN_NAMES else EXAMPLES
+    record = load(folder / f"{name}.json")
+    expected = load(folder / f"{name}.expected.json")
+    if not expected["ok"]:
+        return
+    kings, scores = independent_scores(record)
+    assert [d["king"] for d in expected["deals"]] == kings
+    assert [d["scores"] for d in expected["deals"]] == scores
+    totals = [sum(s[i] for s in scores if s is not None) for i in range(4)]
+    assert expected["totals"] == totals
+    if expected["match_over"]:
+        if "team_totals" in expected:
+            teams = [totals[0] + totals[2], totals[1] + totals[3]]
+            assert expected["team_totals"] == teams
+            best = [s for s in range(4) if teams[s % 2] == max(teams)]
+        else:
+            best = [s for s in range(4) if totals[s] == max(totals)]
+        assert expected["winners"] == best
+
+
+def test_golden_scores_checked_by_hand() -> None:
+    """A few deals worked out without any program."""
+    tie = load(GOLDEN / "classic-suited-tiebreak.expected.json")
+    # seat s holds suit s in every deal: each king takes all his tricks and goes out first in Trix
+    by_contract = {d["contract"]: d["scores"] for d in tie["deals"][:5]}  # king 1's kingdom
+    assert by_contract == {
+        "king_of_hearts": [0, -75, 0, 0],
+        "queens": [0, -100, 0, 0],
+        "diamonds": [0, -130, 0, 0],
+        "ltoosh": [0, -195, 0, 0],
+        "trix": [50, 200, 150, 100],
+    }
+    assert [d["king"] for d in tie["deals"]] == [1] * 5 + [2] * 5 + [3] * 5 + [0] * 5 + [1, 2, 3]
+    assert tie["totals"] == [0, -75, -75, -75] and tie["winners"] == [0]
+    wiki = load(GOLDEN / "wikipedia-koh-redeal-one-kingdom.expected.json")
+    assert wiki["deals"][0] == {"king": 1, "contract": "king_of_hearts", "thrown_in": 0, "finished": True,
+                                "scores": [0, 0, 0, 0]}  # fmt: skip
+    assert wiki["totals"] == [50, -300, 150, 100] and wiki["winners"] == [2]
+    den = load(GOLDEN / "denexa-doubling-throw-in.expected.json")
+    assert den["deals"][0]["contract"] == "trix" and den["deals"][0]["thrown_in"] == 2
+    assert den["deals"][1]["king"] == den["deals"][0]["king"]
+    # denexa passes the kingdom against play
+    kings = [d["king"] for d in den["deals"] if d["thrown_in"] is None]
+    assert [kings[i * 5] for i in range(4)] == [(kings[0] - i) % 4 for i in range(4)]
+
+
+# -- an independent scorer, straight from RULES.md ----------------------------------------------------
+
+RANKS = "23456789TJQKA"
+PRESET_OPTIONS = {
+    "classic": {"kingdom_passes": "with_play", "self_capture": "normal", "early_end": False,
+                "complex": False, "tiebreak": "extra_koh_deal"},
+    "wikipedia": {"kingdom_passes": "with_play", "self_capture": "normal", "early_end": False,
+                  "complex": False, "tiebreak": "none"},
+    "denexa": {"kingdom_passes": "against_play", "self_capture": "doubled_leader_gains", "early_end": False,
+               "complex": False, "tiebreak": "none"},
+    "online": {"kingdom_passes": "with_play", "self_capture": "normal", "early_end": True,
+               "complex": False, "tiebreak": "extra_kingdom"},
+    "complex": {"kingdom_passes": "with_play", "self_capture": "doubled_leader_gains", "early_end": True,
+                "complex": True, "tiebreak": "none"},
+}  # fmt: skip
+
+
+def _norm(card: str) -> str:
+    card = card.strip().upper().replace("10", "T")
+    return card[:-1] + {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(card[-1], card[-1])
+
+
+def independent_scores(record: dict[str, Any]) -> tuple[list[int], list[list[int] | None]]:
+    """Each deal's king and scores (None while unfinished), from the record alone."""
+    rules = record.get("rules") or "classic"
+    opts: dict[str, Any] = {"partnership": False, "partner_capture": "no_bonus", "first_king_card": "7H",
+                            "kingdoms": 4, "points": {}}  # fmt: skip
+    if isinstance(rules, str):
+        opts.update(PRESET_OPTIONS[rules])
+    else:
+        opts.update(PRESET_OPTIONS[rules.get("preset", "classic")])
+        opts.update({k: v for k, v in rules.items() if k != "preset"})
+    pts = {"king_of_hearts": 75, "queen": 25, "diamond": 10, "trick": 15, "trix": [200, 150, 100, 50]}
+    for key, value in opts["points"].items():
+        pts[key] = value if key == "trix" else -value  # penalties as positive amounts
+    step = 1 if opts["kingdom_passes"] == "with_play" else -1
+    per_kingdom = 2 if opts["complex"] else 5
+    first_hands = [[_norm(c) for c in h] for h in record["deals"][0]["hands"]]
+    king = next(s for s in range(4) if _norm(opts["first_king_card"]) in first_hands[s])
+    kings: list[int] = []
+    scores: list[list[int] | None] = []
+    played_in_kingdom = 0
+    regular = opts["kingdoms"] * per_kingdom
+    regular_played = 0
+    for deal in record["deals"]:
+        kings.append(king)
+        if deal.get("thrown_in") is not None:
+            scores.append([0, 0, 0, 0])
+            continue
+        result = _score_deal(deal, king, opts, pts)
+        scores.append(result)
+        if regular_played < regular or opts["tiebreak"] == "extra_kingdom":
+            regular_played += 1
+            played_in_kingdom += 1
+            if played_in_kingdom == per_kingdom:
+                played_in_kingdom = 0
+                king = (king + step) % 4
+        else:  # a King of Hearts tiebreak deal: the next one goes to the next in line
+            king = (king + step) % 4
+    return kings, scores
+
+
+def _score_deal(deal: dict[str, Any], king: int, opts: dict[str, Any], pts: dict[str, Any]) -> list[int] | None:
+    hands = [{_norm(c) for c in h} for h in deal["hands"]]
+    plays = [p.strip().lower() if p.strip().lower() == "pass" else _norm(p) for p in deal["plays"]]
+    contract = deal["contract"]
+    if contract == "trix":
+        return _score_trix(hands, plays, king, pts["trix"])
+    taken: list[list[str]] = [[], [], [], []]
+    tricks = [0, 0, 0, 0]
+    leaders: dict[str, int] = {}
+    seat, trick = king, []
+    for card in plays:
+        trick.append((seat, card))
+        if len(trick) < 4:
+            seat = (seat + 1) % 4
+            continue
+        led = trick[0][1][1]
+        winner = max((RANKS.index(c[0]), s) for s, c in trick if c[1] == led)[1]
+        for _, c in trick:
+            taken[winner].append(c)
+            leaders[c] = trick[0][0]
+        tricks[winner] += 1
+        seat, trick = winner, []
+    ends = {"king_of_hearts": lambda: "KH" in leaders, "queens": lambda: all(f"Q{s}" in leaders for s in "SHDC"),
+            "diamonds": lambda: sum(c[1] == "D" for c in leaders) == 13}  # fmt: skip
+    finished = len(plays) == 52 or (opts["early_end"] and contract in ends and ends[contract]())
+    if not finished:
+        return None
+    kinds = {"complex": ("koh", "queens", "diamonds", "tricks")}.get(contract, (contract,))
+    s = [0, 0, 0, 0]
+    for p in range(4):
+        if {"koh", "king_of_hearts"} & set(kinds) and "KH" in taken[p]:
+            s[p] -= pts["king_of_hearts"]
+        if {"queens"} & set(kinds):
+            s[p] -= pts["queen"] * sum(c[0] == "Q" for c in taken[p])
+        if {"diamonds"} & set(kinds):
+            s[p] -= pts["diamond"] * sum(c[1] == "D" for c in taken[p])
+        if {"tricks", "ltoosh"} & set(kinds):
+            s[p] -= pts["trick"] * tricks[p]
+    for card in deal.get("doubled") or []:
+        card = _norm(card)
+        v = pts["king_of_hearts"] if card == "KH" else pts["queen"]
+        holder = next(p for p in range(4) if card in hands[p])
+        taker = next(p for p in range(4) if card in taken[p])
+        leader = leaders[card]
+        partner = opts["partnership"] and taker == (holder + 2) % 4
+        if taker != holder:
+            s[taker] -= v  # it pays double
+            if not (partner and opts["partner_capture"] == "no_bonus"):
+                s[holder] += v
+        elif opts["self_capture"] == "doubled":
+            s[taker] -= v
+        elif opts["self_capture"] == "doubled_leader_gains" and leader != holder:
+            s[taker] -= v
+            s[leader] += v
+    return s
+
+
+def _score_trix(hands: list[set[str]], plays: Sequence[str], king: int, places: list[int]) -> list[int] | None:
+    hands = [set(h) for h in hands]
+    out: list[int] = []
+    seat = king
+    for p in plays:
+        if p != "pass":
+            hands[seat].discard(p)
+            if not hands[seat]:
+                out.append(seat)
+        if len(out) == 3:
+            break
+        seat = (seat + 1) % 4
+        while not hands[seat]:
+            seat = (seat + 1) % 4
+    if len(out) < 3:
+        return None
+    order = out + [s for s in range(4) if s not in out]
+    s = [0, 0, 0, 0]
+    for place, seat in enumerate(order):
+        s[seat] = places[place]
+    return s
