@@ -20,7 +20,7 @@ from opentrix.server.table import replay_actions
 from test_server_kit import PG_URL, unique_schema
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
     if request.param == "sqlite":
         s = Storage(database_url(str(tmp_path / "store.db")))

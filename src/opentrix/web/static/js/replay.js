@@ -84,13 +84,13 @@ export function mountReplay(root, code) {
     };
     const n = data.deals.length;
     const controls = `<div class="replay-controls" data-testid="replay-controls">
-      <button class="btn small ghost" data-cmd="prevdeal" title="${t("replay.prevdeal")}">⏮</button>
+      <button class="btn small ghost" data-cmd="prevdeal" title="${t("replay.prevdeal")}">«</button>
       <button class="btn small ghost" data-cmd="start" title="${t("replay.start")}">↺</button>
       <button class="btn small" data-cmd="prev" title="${t("replay.prev")}" id="replay-prev">◀</button>
       <span class="chip" data-testid="replay-pos">${t("replay.of", { i: st.deal + 1, n })} · ${escapeHtml(contractName(deal.contract))} · ${t("replay.step", { i: st.step, n: deal.steps.length })}</span>
       <button class="btn small" data-cmd="next" title="${t("replay.next")}" id="replay-next">▶</button>
       <button class="btn small ghost" data-cmd="end" title="${t("replay.end")}">⇥</button>
-      <button class="btn small ghost" data-cmd="nextdeal" title="${t("replay.nextdeal")}" id="replay-nextdeal">⏭</button>
+      <button class="btn small ghost" data-cmd="nextdeal" title="${t("replay.nextdeal")}" id="replay-nextdeal">»</button>
       ${code ? `<a class="btn small secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>` : ""}
     </div>`;
     root.innerHTML = `<div class="table-wrap">${controls}${renderBoard(scene)}</div>`;

@@ -106,6 +106,10 @@ export function mountTable(root, code) {
     send({ type: "act", action });
   }
 
+  function winnerText(s) {
+    return s === st.seat ? t("table.winner.you") : t("table.winner", { name: seatName(s) });
+  }
+
   function seatName(s) {
     const info = st.info && st.info.seats[s];
     if (!info) return `#${s + 1}`;
@@ -208,7 +212,7 @@ export function mountTable(root, code) {
       layouts: v.layouts,
       freshCard: st.freshCard,
       myTurn, prompt, extraBottom: extra, centerExtra,
-      centerNote: lingering && v.last_trick_winner !== null ? t("table.winner", { name: seatName(v.last_trick_winner) }) : "",
+      centerNote: lingering && v.last_trick_winner !== null ? winnerText(v.last_trick_winner) : "",
     };
   }
 
@@ -262,7 +266,7 @@ export function mountTable(root, code) {
     const v = st.view;
     const body = v.last_trick.length
       ? `<div class="trick-row" style="display:flex;gap:8px;flex-wrap:wrap">${v.last_trick.map(([s, c]) => `<div style="text-align:center">${cardHTML(c, { cls: s === v.last_trick_winner ? "winner-card" : "" })}<div dir="auto">${escapeHtml(seatName(s))}</div></div>`).join("")}</div>`
-        + `<p>${escapeHtml(t("table.winner", { name: seatName(v.last_trick_winner) }))}</p>`
+        + `<p>${escapeHtml(winnerText(v.last_trick_winner))}</p>`
       : `<p>${t("table.nolast")}</p>`;
     return `<div class="drawer" id="last-trick"><h3>${t("table.lasttrick")} <button class="btn small ghost" data-cmd="close">${t("table.close")}</button></h3>${body}</div>`;
   }

@@ -1,0 +1,316 @@
+"""The web client in Debian's Chromium, driven by Playwright: play by clicking, friends, reload, Arabic, replay.
+
+Screenshots of each state go to tests/artifacts/screenshots/ (not committed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from opentrix.match import Match
+from opentrix.rules import Rules
+from test_server_kit import LiveServer, Player, live_server
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(__file__).parent / "artifacts" / "screenshots"
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    # Fast bots, no pacing; the end-of-deal summary waits for the player's click.
+    with live_server(tmp_path_factory.mktemp("web"), bot_delay=0.0, deal_pause=600.0) as s:
+        yield s
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def new_page(browser: Browser, device: dict[str, Any], errors: list[str]) -> Page:
+    page = browser.new_context(**device).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15000)
+    return page
+
+
+def king_seed(seat: int) -> int:
+    """A seed whose first king (holder of 7♥) sits at ``seat``."""
+    return next(s for s in range(1000) if Match(Rules(), seed=s).king == seat)
+
+
+def hand_cards(page: Page) -> list[str]:
+    return page.locator("[data-testid=hand] .card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def step(page: Page, contract: str = "queens") -> str | None:
+    """Do whatever this player must do now by clicking; return what was done."""
+    try:
+        if page.locator("#contract-dialog").count():
+            choice = page.locator(f"#contract-dialog [data-action='contract {contract}']")
+            if not choice.count():
+                choice = page.locator("#contract-dialog [data-action]").first
+            choice.click(timeout=2000)
+            return "contract"
+        if page.locator("#double-dialog").count():
+            page.locator("#double-dialog [data-action='no double']").click(timeout=2000)
+            return "double"
+        if page.locator("#claim-dialog").count():
+            page.locator("#claim-dialog [data-action='no claim']").click(timeout=2000)
+            return "claim"
+        if page.locator("[data-testid=pass]").count():
+            page.locator("[data-testid=pass]").click(timeout=2000)
+            return "pass"
+        legal = page.locator("[data-testid=hand] .card.legal")
+        if legal.count():
+            legal.last.click(timeout=2000)
+            return "card"
+    except Exception:  # the table re-rendered under the click: look again
+        return None
+    return None
+
+
+def play_until(page: Page, done: Any, contract: str = "queens", limit: float = 60) -> None:
+    waited = 0.0
+    while not done():
+        if step(page, contract) is None:
+            page.wait_for_timeout(50)
+            waited += 0.05
+        else:
+            page.wait_for_timeout(30)
+        assert waited < limit, "the table stopped moving"
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServer, device: str) -> None:
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP if device == "desktop" else PHONE, errors)
+    page.goto(f"{server.base}/?lang=en")
+    shot(page, f"{device}-01-home")
+    page.fill("#name", "Lina")
+    for i in range(3):
+        page.select_option(f"#bot{i}", "easy")
+    page.click("#play-bots")
+    page.wait_for_selector("[data-testid=board]")
+    assert len(hand_cards(page)) == 13
+
+    seen_contract_dialog = seen_legal = False
+    clicks = 0
+    while not page.locator("#deal-summary").count():
+        if page.locator("#contract-dialog").count() and not seen_contract_dialog:
+            seen_contract_dialog = True
+            buttons = page.locator("#contract-dialog [data-action]").count()
+            assert buttons == 5  # every contract is still open in the first deal
+            shot(page, f"{device}-02-contract-choice")
+        if page.locator("[data-testid=hand] .card.legal").count() and not seen_legal:
+            seen_legal = True
+            # Legal cards are raised and clickable; the rest are dimmed and are not.
+            legal = page.locator("[data-testid=hand] .card.legal").count()
+            dim = page.locator("[data-testid=hand] .card.dim").count()
+            assert legal + dim == len(hand_cards(page))
+            assert page.locator("[data-testid=hand] .card.dim[data-play]").count() == 0
+            shot(page, f"{device}-03-your-turn")
+        did = step(page)
+        clicks += did == "card"
+        if clicks == 4:
+            shot(page, f"{device}-04-mid-deal")
+        page.wait_for_timeout(40 if did else 60)
+    assert clicks >= 1
+    summary = page.locator("#deal-summary")
+    assert summary.locator("tbody tr").count() == 4
+    shot(page, f"{device}-05-end-of-deal")
+    scores = [int(x) for x in summary.locator("tbody tr td:nth-child(3)").all_inner_texts()]
+    contract = page.locator("[data-testid=contract]").inner_text()
+    totals = {"Queens": -100, "Diamonds": -130, "Ltoosh": -195, "King of Hearts": -75, "Trix": 500}
+    assert sum(scores) == totals[contract], (contract, scores)
+    # The scores drawer and the next deal.
+    page.click("#next-deal")
+    page.wait_for_selector("#deal-summary", state="detached")
+    page.wait_for_function("document.querySelector('.statusbar').innerText.includes('Deal 2')")
+    page.click("[data-cmd=scores]")
+    assert page.locator("#scores-drawer tbody tr").count() == 1
+    shot(page, f"{device}-06-scores")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_two_friends_at_one_table_through_the_invite_link(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    host = new_page(browser, DESKTOP, errors)
+    host.goto(f"{server.base}/?lang=en")
+    host.fill("#name", "Lina")
+    for i in range(3):
+        host.select_option(f"#bot{i}", "easy")
+    host.click("#create-invite")
+    host.wait_for_selector("[data-testid=lobby]")
+    link = host.locator("#invite-link").inner_text()
+    assert "/t/" in link
+    shot(host, "friends-01-host-lobby")
+
+    friend = new_page(browser, PHONE, errors)
+    friend.goto(link + "?lang=en")
+    friend.wait_for_selector("[data-testid=lobby]")
+    friend.fill("#join-name", "Omar")
+    friend.click("[data-cmd=take][data-seat='2']")
+    friend.wait_for_selector("#join-name", state="detached")  # seated: the name field is gone
+    host.wait_for_selector("[data-lobby-seat='2'] >> text=Omar")
+    shot(friend, "friends-02-friend-lobby")
+    assert friend.locator("#start-match").count() == 0  # only the host starts
+    host.click("#start-match")
+    host.wait_for_selector("[data-testid=board]")
+    friend.wait_for_selector("[data-testid=board]")
+    mine, theirs = set(hand_cards(host)), set(hand_cards(friend))
+    assert len(mine) == len(theirs) == 13 and not mine & theirs
+    # Neither page holds the other's cards anywhere but in cards already played.
+    assert not theirs & set(host.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
+    shot(host, "friends-03-host-table")
+    shot(friend, "friends-04-friend-table")
+
+    def both_played_twice() -> bool:
+        return len(hand_cards(host)) <= 11 and len(hand_cards(friend)) <= 11
+
+    waited = 0
+    while not both_played_twice():
+        acted = step(host) or step(friend)
+        if not acted:
+            host.wait_for_timeout(60)
+            waited += 1
+            assert waited < 600, "the table stopped moving"
+    played = set(hand_cards(host)) | set(hand_cards(friend))
+    assert played <= mine | theirs
+    shot(host, "friends-05-host-playing")
+    shot(friend, "friends-06-friend-playing")
+    assert friend.locator(".badge", has_text="Lina").count() == 1
+    assert not errors, errors
+    host.context.close()
+    friend.context.close()
+
+
+def test_a_reload_mid_deal_resumes_the_table(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("#contract-dialog")
+    page.click("#contract-dialog [data-action='contract trix']")
+
+    def placed(n: int) -> Any:
+        return lambda: page.locator("[data-testid=layouts] .card").count() >= n and bool(
+            page.locator("[data-testid=hand] .card.legal, [data-testid=pass]").count()
+        )
+
+    play_until(page, placed(10), contract="trix")
+    shot(page, "reload-01-trix-layouts")
+    hand_before = hand_cards(page)
+    layouts_before = page.locator("[data-testid=layouts] .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    page.reload()
+    page.wait_for_selector("[data-testid=layouts]")
+    page.wait_for_function("document.querySelectorAll('[data-testid=hand] .card').length > 0")
+    assert hand_cards(page) == hand_before
+    after = page.locator("[data-testid=layouts] .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert after == layouts_before
+    shot(page, "reload-02-after-reload")
+    # And play goes on after the reload.
+    n = len(hand_before)
+    play_until(page, lambda: len(hand_cards(page)) < n or page.locator("#deal-summary").count() > 0, contract="trix")
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_arabic_table_is_right_to_left(browser: Browser, server: LiveServer, device: str) -> None:
+    errors: list[str] = []
+    t = server.create(name="لينا", bots="random", start=True, seed=king_seed(0))
+    page = new_page(browser, DESKTOP if device == "desktop" else PHONE, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("#contract-dialog")
+    assert page.evaluate("document.documentElement.dir") == "ltr"
+    page.click("#lang-toggle")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert page.evaluate("document.documentElement.lang") == "ar"
+    assert page.evaluate("getComputedStyle(document.querySelector('.statusbar')).direction") == "rtl"
+    dialog = page.locator("#contract-dialog").inner_text()
+    for name in ("شيخ الكبة", "البنات", "الديناري", "اللطوش", "تركس"):
+        assert name in dialog
+    shot(page, f"arabic-{device}-01-contract")
+    page.click("#contract-dialog [data-action='contract queens']")
+    page.wait_for_selector("[data-testid=contract]")
+    assert page.locator("[data-testid=contract]").inner_text() == "البنات"
+    play_until(page, lambda: len(hand_cards(page)) <= 10)
+    shot(page, f"arabic-{device}-02-play")
+    # The choice is remembered: a new page opens in Arabic.
+    page.goto(f"{server.base}/")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert "تركس" in page.locator("h1").inner_text()
+    shot(page, f"arabic-{device}-03-home")
+    page.click("#lang-toggle")
+    assert page.evaluate("document.documentElement.dir") == "ltr"
+    assert not errors, errors
+    page.context.close()
+
+
+def test_history_and_the_replay_viewer(browser: Browser, server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", start=True, seed=5, kingdoms=1, rules="online")
+
+    async def finish() -> None:
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.play_to_end(random.Random(2))
+        await me.close()
+
+    # Playwright's sync API holds this thread's event loop: play the match from another thread.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, finish()).result(timeout=60)
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/history?lang=en")
+    row = page.locator(f"tr[data-match='{t['id']}']")
+    row.wait_for()
+    shot(page, "history-01-list")
+    row.locator("a[href^='/replay/']").click()
+    page.wait_for_selector("[data-testid=replay-controls]")
+    faces = page.locator("[data-testid=board] .card:not(.back)")
+    assert faces.count() == 52  # all four hands, face up, before the first card
+    for _ in range(6):
+        page.click("#replay-next")
+    assert "Play 6 of" in page.locator("[data-testid=replay-pos]").inner_text()
+    assert page.locator("[data-testid=board] .card.back").count() == 0
+    shot(page, "replay-01-six-plays")
+    page.click("#replay-nextdeal")
+    assert "Deal 2 of" in page.locator("[data-testid=replay-pos]").inner_text()
+    page.click("#replay-prev")
+    assert "Deal 1 of" in page.locator("[data-testid=replay-pos]").inner_text()
+    shot(page, "replay-02-end-of-deal")
+    with page.expect_download() as download:
+        page.click("a[download]")
+    assert download.value.suggested_filename == f"opentrix-{t['id']}.json"
+    assert not errors, errors
+    page.context.close()
