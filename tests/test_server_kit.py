@@ -67,6 +67,12 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(10)
 
+    def run(self, coro: Any) -> Any:
+        """Run a coroutine on the server's own event loop (for the hub's housekeeping)."""
+        hub = self.app.state.hub
+        loop = hub._sweeper.get_loop()
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(10)
+
     def create(self, **body: Any) -> dict[str, Any]:
         r = httpx.post(f"{self.base}/api/tables", json=body, timeout=10)
         assert r.status_code == 200, r.text

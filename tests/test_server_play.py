@@ -13,11 +13,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 
 from opentrix.record import Record
 from opentrix.verify import summary
-from test_server_kit import LiveServer, Player, check_no_hidden_cards, free_port, live_server, record_of
+from test_server_kit import (
+    PG_URL,
+    LiveServer,
+    Player,
+    check_no_hidden_cards,
+    free_port,
+    live_server,
+    record_of,
+    unique_schema,
+)
 
 
 @pytest.fixture(scope="module")
@@ -201,6 +211,12 @@ async def test_finished_matches_are_listed_downloadable_and_replayable(server: L
     assert up["deals"] == frames["deals"]
     bad = httpx.post(f"{server.base}/api/replay", content=b'{"format": "opentrix-record/1", "deals": 3}', timeout=10)
     assert bad.status_code == 400 and "'deals' must be a list" in bad.json()["error"]
+    # Once nobody watches, the finished table leaves memory; the store still knows it.
+    assert t["id"] in server.app.state.hub.tables
+    server.run(server.app.state.hub.sweep())
+    assert t["id"] not in server.app.state.hub.tables
+    info = httpx.get(f"{server.base}/api/tables/{t['id']}", timeout=10).json()
+    assert info == {"id": t["id"], "status": "finished"}
     # An unfinished table has no record yet.
     t2 = server.create(name="Lina", bots="random")
     assert httpx.get(f"{server.base}/api/tables/{t2['id']}/record", timeout=10).status_code == 404
@@ -244,3 +260,24 @@ def test_opentrix_play_opens_a_table_against_three_bots(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.mark.postgres
+async def test_tables_can_live_in_postgresql(tmp_path: Path) -> None:
+    schema = unique_schema()
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        with live_server(tmp_path, database=PG_URL, schema=schema) as server:
+            t = server.create(name="Lina", bots="random", start=True, seed=31, kingdoms=1, rules="denexa")
+            me = await Player.join(server.ws_base, t["id"], t["token"])
+            await me.play_to_end(random.Random(8))
+            await me.close()
+            record = record_of(server.base, t["id"])
+            assert check_no_hidden_cards(me.messages, 0, record) > 10
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            n = conn.execute(f'SELECT count(*) FROM "{schema}".trix_actions WHERE table_id = %s', (t["id"],))
+            assert n.fetchone()[0] == len(record.replay().history)
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')

@@ -224,8 +224,9 @@ def test_a_reload_mid_deal_resumes_the_table(browser: Browser, server: LiveServe
     page.click("#contract-dialog [data-action='contract trix']")
 
     def placed(n: int) -> Any:
-        return lambda: page.locator("[data-testid=layouts] .card").count() >= n and bool(
-            page.locator("[data-testid=hand] .card.legal, [data-testid=pass]").count()
+        return lambda: (
+            page.locator("[data-testid=layouts] .card").count() >= n
+            and bool(page.locator("[data-testid=hand] .card.legal, [data-testid=pass]").count())
         )
 
     play_until(page, placed(10), contract="trix")
@@ -312,5 +313,11 @@ def test_history_and_the_replay_viewer(browser: Browser, server: LiveServer) -> 
     with page.expect_download() as download:
         page.click("a[download]")
     assert download.value.suggested_filename == f"opentrix-{t['id']}.json"
+    # The table itself now shows the final standings.
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    standings = page.locator("#match-over")
+    standings.wait_for()
+    assert standings.locator("#standings tbody tr").count() == 4
+    shot(page, "match-over-standings")
     assert not errors, errors
     page.context.close()

@@ -17,6 +17,7 @@ from .table import Table, TableError, new_token, rules_for, token_hash
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
 CODE_LENGTH = 6
 MAX_TIMER = 600
+SWEEP_EVERY = 60.0  # seconds between looks for finished tables nobody is watching
 
 
 def table_levels() -> list[str]:
@@ -74,6 +75,7 @@ class Hub:
         self.store = AsyncStore(self.storage)
         self.tables: dict[str, Table] = {}
         self.epoch = secrets.token_hex(4)  # changes with every server start: event numbers restart
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def startup(self) -> None:
         """Migrate the schema, then resume every table that was in the lobby or being played."""
@@ -82,10 +84,26 @@ class Hub:
             table = Table(row, self.store, self.settings, self.epoch)
             self.tables[table.id] = table
             table.start_owner()
+        self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def shutdown(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
         await self.store.close()
+
+    async def sweep(self) -> int:
+        """Let go of finished tables nobody is connected to (their record stays in the store)."""
+        done = [t for t in self.tables.values() if t.finished and not t.all_connections()]
+        for t in done:
+            del self.tables[t.id]
+            await t.stop()
+        return len(done)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            await self.sweep()
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id.upper())

@@ -39,9 +39,10 @@ export function mountTable(root, code) {
       send({ type: "hello", token: st.token, last: st.n, epoch: st.epoch });
     };
     ws.onmessage = (e) => onMessage(JSON.parse(e.data));
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       st.connected = false;
       if (st.closed || st.ws !== ws) return;
+      if (e.code === 4404) { st.finishedOnly = true; render(); return; } // the table was finished and put away
       render();
       const wait = Math.min(5000, 400 * 2 ** st.retry++);
       setTimeout(connect, wait);
@@ -291,7 +292,7 @@ export function mountTable(root, code) {
       const headline = v.winners.length > (v.team_totals ? 2 : 1) ? t("dlg.shared", { names }) : t("dlg.won", { names });
       const rows = order.map((s) => `<tr class="${v.winners.includes(s) ? "winner-row" : ""}"><td dir="auto">${escapeHtml(seatName(s))}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
       return `<div class="overlay"><div class="dialog" id="match-over" role="dialog"><h2>${t("dlg.matchover")}</h2><p><b>${escapeHtml(headline)}</b></p>`
-        + `<table class="scores"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`
+        + `<table class="scores" id="standings"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`
         + `<details><summary>${t("table.scores")}</summary>${scoresTable(false)}</details>`
         + `<div class="row"><a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>`
         + `<a class="btn secondary" href="/replay/${code}" data-link>${t("dlg.replay")}</a><a class="btn" href="/" data-link>${t("dlg.newtable")}</a></div></div></div>`;
