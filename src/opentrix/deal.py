@@ -304,7 +304,7 @@ class Deal:
                 suit = trick[0] // 13
                 follow = (hand >> (13 * suit)) & 0x1FFF
                 if follow:
-                    return list(SUIT_TABLES[suit][follow])
+                    return [*SUIT_TABLES[suit][follow]]
                 if self._discard_king and hand & KING_OF_HEARTS:
                     return [_KH]
             elif self._ban and hand & ~HEARTS:
@@ -328,7 +328,7 @@ class Deal:
         phase = self.phase
         if phase == _DOUBLE:
             mine = self.hands[self.turn] & self._doublable() & ~self.doubled
-            return sorted(A.DOUBLE_BASE + A.DOUBLABLE.index(c) for c in cards_of(mine)) + [A.NO_DOUBLE]
+            return [*sorted(A.DOUBLE_BASE + A.DOUBLABLE.index(c) for c in cards_of(mine)), A.NO_DOUBLE]
         if phase == _CLAIM:
             if can_claim_redeal(self.hands[self.turn], self.contract):
                 return [A.CLAIM, A.NO_CLAIM]
@@ -354,8 +354,8 @@ class Deal:
             hand = hands[turn]
             bit = 1 << action
             lead = self._lead
-            if lead and hand & lead:  # following suit: the usual case
-                if not hand & lead & bit:
+            if lead and (follow := hand & lead):  # following suit: the usual case
+                if not follow & bit:
                     raise self._why_illegal(action)
             elif not hand & bit:
                 raise self._why_illegal(action)
@@ -376,21 +376,11 @@ class Deal:
                 self.turn = (turn + 1) & 3
                 return
             # The trick is complete: the highest card of the suit led takes it.
-            c0, c1, c2, c3 = trick
-            top = (c0 // 13) * 13 + 12  # the ace of the suit led
-            best = c0
-            idx = 0
-            if best < c1 <= top:
-                best = c1
-                idx = 1
-            if best < c2 <= top:
-                best = c2
-                idx = 2
-            if best < c3 <= top:
-                idx = 3
-            leader = self.leader
-            winner = (leader + idx) & 3
+            c0, c1, c2, _ = trick
             tmask = (1 << c0) | (1 << c1) | (1 << c2) | bit
+            best = (tmask & lead).bit_length() - 1  # cards of a suit rank upwards: the top bit wins
+            leader = self.leader
+            winner = (leader + trick.index(best)) & 3
             self.taken[winner] |= tmask
             self.tricks[winner] += 1
             captured = self.captured | tmask
