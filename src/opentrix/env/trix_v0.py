@@ -118,6 +118,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
         self._rng = random.Random(seed)
         self._knowledge = Knowledge()
+        self._paid = False
         self.match: Match = Match(self.rules, seed=0)  # replaced by reset()
 
     # -- the PettingZoo API ---------------------------------------------------------------------------
@@ -136,6 +137,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         self._knowledge.reset()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -162,15 +164,15 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         if action is None or not isinstance(action, int | np.integer) or action not in match.legal_actions():
             raise illegal_action_error(match, action, agent)
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in AGENTS:
-            rewards[a] = 0.0
+        if self._paid:  # the last step ended a deal: its rewards are paid out
+            self.rewards = dict.fromkeys(AGENTS, 0.0)
+            self._paid = False
         match.apply(int(action))
         if match.phase >= _DEAL_OVER:
             self._deal_over()
+            self._accumulate_rewards()
         if not self.terminations[agent]:
-            self.agent_selection = AGENTS[self._turn()]
-        self._accumulate_rewards()
+            self.agent_selection = AGENTS[match.turn]  # type: ignore[index]
         if self.render_mode == "human":
             self.render()
 
@@ -202,6 +204,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         match = self.match
         deal = match.deals[-1]
         assert deal.scores is not None
+        self._paid = True
         for s in range(4):
             self.rewards[AGENTS[s]] = float(deal.scores[s])
             self.infos[AGENTS[s]] = {"deal_scores": deal.scores, "contract": Contract(deal.contract).id}
