@@ -44,14 +44,21 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, url: str | None = None) -> None:
+        self.proc = None
+        if url:  # a server that is already running (for profiling, or one on PostgreSQL)
+            self.base = url.rstrip("/")
+            self.ws = "ws" + self.base[4:]
+            return
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "opentrix.cli", "serve", "--port", str(self.port)]
         cmd += ["--database", str(folder / "load.db"), "--bot-delay", "0", "--deal-pause", "0"]
         cmd += ["--grace", "86400", "--log-level", "error"]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -59,21 +66,27 @@ class Server:
                     return
             except httpx.HTTPError:
                 pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
+            if time.monotonic() > deadline or self.proc.poll() is not None:  # type: ignore[union-attr]
                 raise SystemExit("opentrix serve did not start")
             time.sleep(0.1)
 
     def rss_kb(self) -> int:
+        if self.proc is None:
+            return 0
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
         return 0
 
     def cpu_seconds(self) -> float:
+        if self.proc is None:
+            return 0.0
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK
 
     def stop(self) -> None:
+        if self.proc is None:
+            return
         self.proc.terminate()
         try:
             self.proc.wait(10)
@@ -229,6 +242,7 @@ async def main() -> None:
     ap.add_argument("--bound", type=float, default=100.0, help="p95 latency bound in ms")
     ap.add_argument("--idle", type=int, default=1000, help="tables for the idle-memory measurement (0: skip)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--url", help="load a server that is already running (e.g. http://127.0.0.1:8000) instead")
     args = ap.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
     stages = []
@@ -236,7 +250,7 @@ async def main() -> None:
         folder = Path(tmp)
         for n in counts:
             (folder / str(n)).mkdir()
-            server = Server(folder / str(n))
+            server = Server(folder / str(n), args.url)
             try:
                 stage = await run_stage(server, n, args.duration, 1.0 / args.rate, args.warmup)
             finally:
@@ -255,7 +269,7 @@ async def main() -> None:
             for s in stages
             if s["p95_ms"] <= args.bound and s["actions_per_s"] >= 0.9 * s["target_actions_per_s"]
         ]
-        memory = await idle_memory(folder, args.idle) if args.idle else {}
+        memory = await idle_memory(folder, args.idle) if args.idle and not args.url else {}
     result = {
         "stages": stages,
         "bound_ms": args.bound,

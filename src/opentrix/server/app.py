@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -250,21 +251,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             conn.send(error_message("that seat token is not valid at this table; you are watching"))
                         last = msg.data.get("last")
                         epoch = msg.data.get("epoch")
-                        await table.call(
-                            lambda seat=seat, last=last, epoch=epoch: table.attach(
-                                conn,
-                                seat,
-                                last if isinstance(last, int) and not isinstance(last, bool) else None,
-                                epoch if isinstance(epoch, str) else None,
-                            )
+                        hello = functools.partial(
+                            table.attach,
+                            conn,
+                            seat,
+                            last if isinstance(last, int) and not isinstance(last, bool) else None,
+                            epoch if isinstance(epoch, str) else None,
                         )
+                        await table.call(hello)
                         attached = True
                     elif not attached:
                         raise BadMessage("say hello first")
                     elif msg.type == "act":
                         action = parse_action(msg.data.get("action"))
                         claimed = parse_seat(msg.data.get("seat"))
-                        table.post(lambda action=action, claimed=claimed: table.act(conn, action, claimed))
+                        table.post(functools.partial(table.act, conn, action, claimed))
                     elif msg.type == "next":
                         table.post(lambda: table.next_deal(conn))
                     elif msg.type == "back":

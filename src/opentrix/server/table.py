@@ -192,6 +192,7 @@ class Table:
         while True:
             try:
                 wait = self._wake_in()
+                item: tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None] | None
                 try:
                     if wait is None:
                         item = await self._inbox.get()
