@@ -142,7 +142,8 @@ def _bad_records() -> dict[str, tuple[str, int | None, int | None, str]]:
         "'thrown_in' must be a seat from 0 to 3")  # fmt: skip
     add("plays-type", full, lambda d: d["deals"][6].update(plays=None), 6, None, "'plays' must be a list")
     add("bad-play", full, lambda d: d["deals"][6]["plays"].__setitem__(9, "Q"), 6, 9, "not a card: 'Q'")
-    add("revoke", full, lambda d: _revoke(d["deals"][0]), 0, None, "")
+    play, seat, suit = _revoke_at(full, 1)
+    add("revoke", full, lambda d: _make_revoke(d["deals"][1], play), 1, play, f"seat {seat} must follow suit {suit}")
     add("play-after-deal-over", full, lambda d: d["deals"][19]["plays"].append("AS"), 19, 52,
         "the deal is over after 52 plays")  # fmt: skip
     add("deal-after-match-over", full, lambda d: d["deals"].append(copy.deepcopy(d["deals"][1])), 20, None,
@@ -152,10 +153,31 @@ def _bad_records() -> dict[str, tuple[str, int | None, int | None, str]]:
     return out
 
 
-def _revoke(deal: dict[str, Any]) -> None:
-    """Swap the first two cards of the second player of trick 1 with a card of another suit: a revoke
-    or a card not held, either way an illegal play in trick 1 (the exact play index is checked below)."""
-    deal["plays"][1], deal["plays"][2] = deal["plays"][2], deal["plays"][1]
+def _revoke_at(record: dict[str, Any], index: int) -> tuple[int, int, str]:
+    """In trick deal ``index``: the first play that followed suit and that the same seat could swap for
+    one of its later cards of another suit. Returns (play, seat, suit letter)."""
+    from opentrix.record import Record
+
+    deal = Record.loads(json.dumps(record)).replay().deals[index]
+    plays = record["deals"][index]["plays"]
+    for i, card in enumerate(plays):
+        led = plays[i - i % 4]
+        if i % 4 == 0 or card[1] != led[1]:
+            continue
+        later = [j for j in range(i + 1, len(plays)) if deal.seats[j] == deal.seats[i] and plays[j][1] != led[1]]
+        if later:
+            return i, deal.seats[i], led[1]
+    raise AssertionError("no revoke can be made in this deal")
+
+
+def _make_revoke(deal: dict[str, Any], i: int) -> None:
+    """Swap play ``i`` with the next card of another suit that the same seat (the holder) plays."""
+    plays = deal["plays"]
+    led = plays[i - i % 4][1]
+    hands = deal["hands"]
+    seat_hand = next(h for h in hands if plays[i] in h)
+    j = next(j for j in range(i + 1, len(plays)) if plays[j] in seat_hand and plays[j][1] != led)
+    plays[i], plays[j] = plays[j], plays[i]
 
 
 @pytest.fixture(scope="module")
@@ -184,17 +206,18 @@ def test_malformed_records_are_clear_errors_naming_where(bad_files: dict[str, Pa
         err = result["error"]
         assert set(err) == {"deal", "play", "message"}
         assert err["deal"] == deal, (name, err)
-        if name != "revoke":
-            assert err["play"] == play, (name, err)
-            assert message in err["message"], (name, err)
+        assert err["play"] == play, (name, err)
+        assert message in err["message"], (name, err)
         assert "♦" not in err["message"] and "♥" not in err["message"]  # record letters in the JSON
 
 
-def test_revoke_is_reported_at_the_right_play(bad_files: dict[str, Path]) -> None:
+def test_revoke_message(bad_files: dict[str, Path]) -> None:
+    _, _, play, message = _bad_records()["revoke"]
     r = opentrix("verify", "--json", bad_files["revoke"])
-    err = json_lines(r.stdout)[0]["error"]
-    assert err["deal"] == 0 and err["play"] in (1, 2)
-    assert err["message"].startswith("seat ")
+    assert json_lines(r.stdout)[0]["error"] == {"deal": 1, "play": play, "message": message}
+    text = opentrix("verify", bad_files["revoke"]).stdout
+    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[message[-1]]
+    assert f"INVALID: deal 1, play {play}: {message[:-1]}{symbol} (holds " in text
 
 
 def test_malformed_records_in_the_text_report(bad_files: dict[str, Path]) -> None:
