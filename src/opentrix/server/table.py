@@ -33,6 +33,7 @@ from .asyncstore import AsyncStore
 from .protocol import dumps, error
 from .settings import Settings
 from .storage import SeatRow, TableRow, player_name
+from .views import views_json
 
 log = logging.getLogger("opentrix.server")
 
@@ -450,12 +451,13 @@ class Table:
                 self._reclaim(state)
         conn.send(dumps({"type": "welcome", "table": self.id, "seat": seat, "epoch": self.epoch, "n": self.n}))
         oldest = self.events[0][0] if self.events else self.n + 1
+        view_json = views_json(self.match, [seat])[seat]
         if epoch == self.epoch and last is not None and oldest - 1 <= last <= self.n:
             missed = [self._event_for(e, seat) for n, e in self.events if n > last]
             conn.send(dumps({"type": "catchup", "from": last, "events": missed}))
-            conn.send(self._update(None, seat, self._info(), resync=False))
+            conn.send(self._update(None, seat, dumps(self._info()), view_json, resync=False))
         else:
-            conn.send(self._update(None, seat, self._info(), resync=True))
+            conn.send(self._update(None, seat, dumps(self._info()), view_json, resync=True))
         if seat is not None:
             self._broadcast({"kind": "seats"})
 
@@ -499,32 +501,31 @@ class Table:
             "spectators": len(self.spectators),
         }
 
-    def _update(self, event: dict[str, Any] | None, seat: int | None, info: dict[str, Any], resync: bool) -> str:
-        return dumps(
-            {
-                "type": "update",
-                "n": self.n,
-                "epoch": self.epoch,
-                "resync": resync,
-                "event": None if event is None else self._event_for(event, seat),
-                "view": view(self.match, seat).to_dict(),
-                "table": info,
-            }
-        )
+    def _update(self, event: dict[str, Any] | None, seat: int | None, info: str, view_json: str, resync: bool) -> str:
+        """One ``update`` message: the event as ``seat`` may see it, its view, and the table's public facts."""
+        shown = "null" if event is None else dumps(self._event_for(event, seat))
+        head = f'{{"type":"update","n":{self.n},"epoch":"{self.epoch}","resync":{"true" if resync else "false"}'
+        return f'{head},"event":{shown},"table":{info},"view":{view_json}}}'
 
     def _broadcast(self, event: dict[str, Any]) -> None:
         self._arm_timer()
         self.n += 1
         event = {**event, "n": self.n}
         self.events.append((self.n, event))
-        info = self._info()
+        seats: list[int | None] = [s.seat for s in self.seats if s.conns]
+        if self.spectators:
+            seats.append(None)
+        if not seats:
+            return
+        info = dumps(self._info())
+        texts = views_json(self.match, seats)
         for s in self.seats:
             if s.conns:
-                text = self._update(event, s.seat, info, resync=False)
+                text = self._update(event, s.seat, info, texts[s.seat], resync=False)
                 for c in s.conns:
                     c.send(text)
         if self.spectators:
-            text = self._update(event, None, info, resync=False)
+            text = self._update(event, None, info, texts[None], resync=False)
             for c in self.spectators:
                 c.send(text)
 

@@ -266,7 +266,7 @@ export function mountTable(root, code) {
   function lastTrickDrawer() {
     const v = st.view;
     const body = v.last_trick.length
-      ? `<div class="trick-row" style="display:flex;gap:8px;flex-wrap:wrap">${v.last_trick.map(([s, c]) => `<div style="text-align:center">${cardHTML(c, { cls: s === v.last_trick_winner ? "winner-card" : "" })}<div dir="auto">${escapeHtml(seatName(s))}</div></div>`).join("")}</div>`
+      ? `<div class="last-trick">${v.last_trick.map(([s, c]) => `<div class="${s === v.last_trick_winner ? "won" : ""}">${cardHTML(c)}<small dir="auto">${escapeHtml(seatName(s))}</small></div>`).join("")}</div>`
         + `<p>${escapeHtml(winnerText(v.last_trick_winner))}</p>`
       : `<p>${t("table.nolast")}</p>`;
     return `<div class="drawer" id="last-trick"><h3>${t("table.lasttrick")} <button class="btn small ghost" data-cmd="close">${t("table.close")}</button></h3>${body}</div>`;

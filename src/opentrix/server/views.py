@@ -1,0 +1,45 @@
+"""Each seat's view as JSON, for every connection at once, without serialising the shared part four times.
+
+A seat's view differs from the spectator's only in a few fields (the seat, its hand, its legal actions,
+and the doubled cards while a hidden reveal is pending). The shared part is serialised once and the
+private part per seat; the two are joined into one JSON object whose content equals
+``view(match, seat).to_dict()`` exactly (``tests/test_server_views.py`` checks it over whole matches).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from .. import actions as A
+from ..cards import card_name
+from ..match import Match
+from ..view import view
+
+PRIVATE = ("seat", "hand", "legal_actions", "doubled")
+
+
+def _dumps(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def views_json(match: Match, seats: Iterable[int | None]) -> dict[int | None, str]:
+    """The JSON text of ``view(match, seat).to_dict()`` for each of ``seats`` (None: a spectator)."""
+    wanted = set(seats)
+    public = view(match, None).to_dict()
+    out: dict[int | None, str] = {}
+    if None in wanted:
+        out[None] = _dumps(public)
+    if wanted - {None}:
+        shared = _dumps({k: v for k, v in public.items() if k not in PRIVATE})[1:-1]
+        for seat in wanted - {None}:
+            assert seat is not None
+            v = view(match, seat)
+            private = {
+                "seat": seat,
+                "hand": v.hand.names() if v.hand is not None else None,
+                "legal_actions": [A.to_str(a) for a in v.legal_actions],
+                "doubled": [[s, card_name(c)] for s, c in v.doubled],
+            }
+            out[seat] = "{" + _dumps(private)[1:-1] + ("," + shared if shared else "") + "}"
+    return out
