@@ -199,7 +199,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=3.0, help="training time budget")
     parser.add_argument("--batch", type=int, default=4, help="matches per update")
-    parser.add_argument("--lr", type=float, default=0.5)
+    parser.add_argument("--lr", type=float, default=3.0)
     parser.add_argument("--opponents", default="random")
     parser.add_argument("--eval-matches", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)

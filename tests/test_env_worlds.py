@@ -1,0 +1,86 @@
+"""Public inferences and sampled worlds: what the table deduces is true, and guesses respect it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from opentrix import Contract, Match, Rules, view
+from opentrix.env.knowledge import Knowledge, placeable_after
+from opentrix.env.worlds import contract_total, match_from_view, sample_hands
+
+PRESETS = [
+    Rules.preset("classic"),
+    Rules.preset("wikipedia"),
+    Rules.preset("denexa"),
+    Rules.preset("online"),
+    Rules.preset("complex"),
+    Rules.preset("classic", king_must_be_discarded=True, doubling=True, doubling_reveal="hidden"),
+]
+
+
+def _walk(rules: Rules, seed: int, deals: int):
+    """Every decision of the first ``deals`` deals of a random match."""
+    rng = random.Random(seed)
+    m = Match(rules, seed=seed)
+    while not m.is_over and len(m.deals) <= deals:
+        if m.turn is None:
+            m.start_deal()
+            continue
+        yield m
+        legal = m.legal_actions()
+        m.apply(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: str(r.to_json())[:40])
+def test_inferences_are_true_and_worlds_respect_them(rules: Rules) -> None:
+    rng = random.Random(3)
+    inferred = 0
+    for m in _walk(rules, seed=6, deals=10):
+        if not m.phase:  # choosing the contract: nothing played yet
+            continue
+        deal = m.deals[-1]
+        seat = m.turn
+        assert seat is not None
+        v = view(m, seat)
+        know = Knowledge().update(v)
+        for s in range(4):
+            assert know.absent[s] & deal.hands[s] == 0, "a seat holds a card it is said not to hold"
+            assert know.played[s] == deal.dealt[s] & ~deal.hands[s]
+            inferred += know.absent[s].bit_count()
+        dealt = sample_hands(v, rng)
+        assert dealt[seat] == deal.dealt[seat]
+        assert sorted(h.bit_count() for h in dealt) == [13, 13, 13, 13]
+        assert dealt[0] | dealt[1] | dealt[2] | dealt[3] == (1 << 52) - 1
+        for s in range(4):
+            assert dealt[s] & ~know.played[s] & know.absent[s] == 0
+            for holder, card in v.doubled:
+                assert dealt[holder] >> card & 1
+        world = match_from_view(v, dealt)
+        assert view(world, seat).legal_actions == v.legal_actions
+    assert inferred > 0
+
+
+def test_placeable_after_follows_the_layouts() -> None:
+    rules = Rules.preset("classic")
+    for m in _walk(rules, seed=2, deals=5):
+        deal = m.deals[-1] if m.deals else None
+        if deal is None or not m.phase or deal.contract != Contract.TRIX:
+            continue
+        placed = 0
+        for a in deal.plays:
+            if a < 52:
+                placed |= 1 << a
+        assert placeable_after(placed) == deal.playable
+
+
+def test_contract_totals_match_engine_scores() -> None:
+    rules = Rules.preset("classic")
+    seen = set()
+    for m in _walk(rules, seed=1, deals=20):
+        deal = m.deals[-1] if m.deals else None
+        if deal is not None and deal.scores is not None and deal.thrown_in is None:
+            seen.add(deal.contract)
+            assert sum(deal.scores) == contract_total(rules.points, Contract(deal.contract))
+    assert len(seen) >= 4
