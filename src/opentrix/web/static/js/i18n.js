@@ -19,7 +19,7 @@ const STRINGS = {
     "level.basic": "Basic", "level.strong": "Strong",
     "preset.classic": "Classic", "preset.wikipedia": "Encyclopedia", "preset.denexa": "Denexa", "preset.online": "Online apps", "preset.complex": "Complex",
     "lobby.title": "Table {code}", "lobby.invite": "Send this link to your friends:", "lobby.copy": "Copy link",
-    "lobby.copied": "Link copied", "lobby.open": "Open seat — a {level} bot plays it if nobody takes it",
+    "lobby.copied": "Link copied", "lobby.open": "If nobody takes it, a bot plays it ({level})",
     "lobby.take": "Take this seat", "lobby.start": "Start the match", "lobby.waiting": "Waiting for the host to start…",
     "lobby.you": "you", "lobby.host": "host", "lobby.watch": "You are watching. Take an open seat to play.",
     "lobby.yourname": "Your name",
@@ -27,7 +27,7 @@ const STRINGS = {
     "table.code": "Table", "table.king": "King: {name}", "table.contract": "Contract", "table.choosing": "{name} is choosing the contract",
     "table.deal": "Deal {n}", "table.kingdom": "Kingdom {n} of {of}", "table.tiebreak": "Tiebreak deal",
     "table.scores": "Scores", "table.lasttrick": "Last trick", "table.close": "Close", "table.spectators": "{n} watching",
-    "table.turn.you": "Your turn", "table.turn.other": "{name} to play", "table.tricks": "{n} tricks",
+    "table.turn.you": "Your turn", "table.turn.other": "{name} to play", "table.tricks": "{n} tricks", "table.tricks.one": "1 trick",
     "table.pass": "Pass", "table.out": "out #{n}", "table.waiting": "Waiting…",
     "table.reconnecting": "Connection lost — reconnecting…", "table.away": "A bot is playing for you.", "table.back": "Take my seat back",
     "table.watching": "You are watching this table.", "table.invite": "Invite",
@@ -44,7 +44,7 @@ const STRINGS = {
     "dlg.took": "Took", "dlg.deal": "Deal", "dlg.total": "Total", "dlg.player": "Player",
     "dlg.matchover": "Match over", "dlg.won": "{names} won!", "dlg.shared": "Shared win: {names}",
     "dlg.download": "Download record", "dlg.replay": "Watch the replay", "dlg.newtable": "New table",
-    "took.tricks": "{n} tricks", "took.nothing": "nothing", "took.place": "place {n}",
+    "took.tricks": "{n} tricks", "took.tricks.one": "1 trick", "took.nothing": "nothing", "took.place": "place {n}",
     "team.a": "Team {a} & {b}",
     "history.title": "Finished matches", "history.empty": "No finished match yet. Play one!", "history.when": "Finished",
     "history.players": "Players", "history.totals": "Totals", "history.rules": "Rules",
@@ -72,7 +72,7 @@ const STRINGS = {
     "level.basic": "أساسي", "level.strong": "قوي",
     "preset.classic": "كلاسيكي", "preset.wikipedia": "الموسوعة", "preset.denexa": "دينكسا", "preset.online": "التطبيقات", "preset.complex": "كومبلكس",
     "lobby.title": "الطاولة {code}", "lobby.invite": "أرسل هذا الرابط إلى أصدقائك:", "lobby.copy": "انسخ الرابط",
-    "lobby.copied": "تم نسخ الرابط", "lobby.open": "مقعد فارغ — يلعبه روبوت ({level}) إن لم يأخذه أحد",
+    "lobby.copied": "تم نسخ الرابط", "lobby.open": "إن لم يأخذه أحد يلعبه روبوت ({level})",
     "lobby.take": "اجلس هنا", "lobby.start": "ابدأ المباراة", "lobby.waiting": "بانتظار أن يبدأ المضيف…",
     "lobby.you": "أنت", "lobby.host": "المضيف", "lobby.watch": "أنت تتفرج. اجلس في مقعد فارغ لتلعب.",
     "lobby.yourname": "اسمك",
@@ -80,7 +80,7 @@ const STRINGS = {
     "table.code": "الطاولة", "table.king": "الملك: {name}", "table.contract": "اللعبة", "table.choosing": "{name} يختار اللعبة",
     "table.deal": "التوزيعة {n}", "table.kingdom": "المملكة {n} من {of}", "table.tiebreak": "توزيعة كسر التعادل",
     "table.scores": "النتائج", "table.lasttrick": "آخر لمّة", "table.close": "إغلاق", "table.spectators": "{n} يتفرجون",
-    "table.turn.you": "دورك", "table.turn.other": "دور {name}", "table.tricks": "{n} لمّات",
+    "table.turn.you": "دورك", "table.turn.other": "دور {name}", "table.tricks": "{n} لمّات", "table.tricks.one": "لمّة واحدة",
     "table.pass": "باس", "table.out": "خرج #{n}", "table.waiting": "انتظر…",
     "table.reconnecting": "انقطع الاتصال — نعيد الاتصال…", "table.away": "روبوت يلعب عنك الآن.", "table.back": "استعد مقعدي",
     "table.watching": "أنت تتفرج على هذه الطاولة.", "table.invite": "دعوة",
@@ -97,7 +97,7 @@ const STRINGS = {
     "dlg.took": "أخذ", "dlg.deal": "التوزيعة", "dlg.total": "المجموع", "dlg.player": "اللاعب",
     "dlg.matchover": "انتهت المباراة", "dlg.won": "الفائز: {names}!", "dlg.shared": "فوز مشترك: {names}",
     "dlg.download": "نزّل السجل", "dlg.replay": "شاهد الإعادة", "dlg.newtable": "طاولة جديدة",
-    "took.tricks": "{n} لمّات", "took.nothing": "لا شيء", "took.place": "المركز {n}",
+    "took.tricks": "{n} لمّات", "took.tricks.one": "لمّة واحدة", "took.nothing": "لا شيء", "took.place": "المركز {n}",
     "team.a": "فريق {a} و{b}",
     "history.title": "المباريات المنتهية", "history.empty": "لا توجد مباراة منتهية بعد. العب واحدة!", "history.when": "انتهت",
     "history.players": "اللاعبون", "history.totals": "النتائج", "history.rules": "القوانين",
@@ -145,6 +145,7 @@ function initialLang() {
 export let lang = initialLang();
 
 export function t(key, vars = {}) {
+  if (vars.n === 1 && (STRINGS[lang][`${key}.one`] || STRINGS.en[`${key}.one`])) key = `${key}.one`;
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? `{${k}}`));
 }
