@@ -42,6 +42,10 @@ def summary(run: ArenaRun) -> dict[str, Any]:
             doc["negative"] = mean_ci(neg)
         doc["overall"] = mean_ci([r.diff for r in res])
         doc["thrown_in"] = sum(r.thrown_in for r in res)
+    doc["units"] = [
+        {"index": r.index, "contract": Contract(r.contract).id if r.contract is not None else None, "diff": r.diff}
+        for r in res
+    ]
     doc["time_per_move"] = {
         "candidate": timing([t for r in res for t in r.candidate_ms]),
         "baseline": timing([t for r in res for t in r.baseline_ms]),

@@ -11,16 +11,17 @@ import random
 from dataclasses import dataclass, field
 
 from .. import actions as A
-from ..cards import HEARTS, JACKS, KING_OF_HEARTS, SUIT_MASKS, cards_of
+from ..cards import HEARTS, JACKS, KING_OF_HEARTS, QUEENS, SUIT_MASKS, cards_of
 from ..contracts import Contract
 from ..deal import Deal
 from ..rules import Rules
 from ..view import View
-from .policy import FULL
+from .policy import BELOW, FULL
 from .simulate import drive_prelude
 
 _KOH = Contract.KING_OF_HEARTS
 _COMPLEX = Contract.COMPLEX
+_PENALTY_CARDS = {int(_KOH): KING_OF_HEARTS, int(Contract.QUEENS): QUEENS}
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Knowledge:
     sizes: tuple[int, int, int, int]
     played: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards each seat has played
     banned: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards each seat cannot hold
+    unlikely: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards a sensible player would have shown
     fixed: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards known to be in a hand
     doubled: int = 0
     plays: list[int] = field(default_factory=list)
@@ -65,27 +67,39 @@ class Knowledge:
         for s in range(4):
             k.fixed[s] &= ~gone
             k.banned[s] &= ~gone
+            k.unlikely[s] &= ~gone & ~k.fixed[s] & ~k.banned[s]
         me = k.seat
         k.banned[me] = 0
         k.fixed[me] = 0
+        k.unlikely[me] = 0
         return k
 
     def _read_tricks(self, v: View) -> None:
         rules = self.rules
         ban_rule = rules.hearts_lead_ban and self.contract == _KOH
         discard_rule = rules.king_must_be_discarded and self.contract in (_KOH, _COMPLEX)
+        penalties = _PENALTY_CARDS.get(self.contract, 0)
         lead_suit = 0
+        win = 0
         for i, (seat, card) in enumerate(v.plays):
             self.plays.append(card)
             bit = 1 << card
             if i % 4 == 0:
                 lead_suit = SUIT_MASKS[card // 13]
+                win = card
                 if ban_rule and bit & HEARTS:
                     self.banned[seat] |= FULL & ~HEARTS & ~self.gone  # only hearts were left
             elif not bit & lead_suit:
                 self.banned[seat] |= lead_suit  # shown out of the suit led
                 if discard_rule and card != KING_OF_HEARTS.bit_length() - 1:
                     self.banned[seat] |= KING_OF_HEARTS
+                if penalties and not bit & penalties:
+                    self.unlikely[seat] |= penalties  # a void player dumps a penalty card if he has one
+            elif card < win:
+                self.unlikely[seat] |= BELOW[win] & ~BELOW[card] & ~bit  # he would have ducked higher
+            else:
+                self.unlikely[seat] |= BELOW[win]  # he overtook: nothing lower to duck with
+                win = card
             self.played[seat] |= bit
 
     def _read_trix(self, v: View) -> None:
@@ -109,11 +123,24 @@ class Knowledge:
 
     # -- sampling -----------------------------------------------------------------------------------
 
-    def sample(self, rng: random.Random, inference: bool = True) -> list[int]:
+    def sample(self, rng: random.Random, inference: bool = True, trust: float = 0.0) -> list[int]:
         """The four current hands, the others' drawn at random among those consistent with the view.
 
         With ``inference`` off only the shown doubled cards are placed; voids and passes are ignored.
+        With probability ``trust`` the sample also honours what sensible play suggests (``unlikely``:
+        a seat that ducked would have ducked with its highest such card, a void seat would have dumped
+        a penalty card); when no deal fits those hints, the hard facts alone are used.
         """
+        if inference and trust and any(self.unlikely) and rng.random() < trust:
+            hinted = [self.banned[s] | self.unlikely[s] for s in range(4)]
+            got = self._sample_banned(rng, hinted, strict=False)
+            if got is not None:
+                return got
+        hands = self._sample_banned(rng, self.banned if inference else [0, 0, 0, 0], strict=True)
+        assert hands is not None
+        return hands
+
+    def _sample_banned(self, rng: random.Random, banned: list[int], strict: bool) -> list[int] | None:
         me = self.seat
         others = [s for s in range(4) if s != me]
         hands = [0, 0, 0, 0]
@@ -125,7 +152,7 @@ class Knowledge:
             pool &= ~self.fixed[s]
             need[s] = self.sizes[s] - self.fixed[s].bit_count()
         cards = cards_of(pool)
-        if not inference or not any(self.banned[s] & pool for s in others):
+        if not any(banned[s] & pool for s in others):
             rng.shuffle(cards)
             i = 0
             for s in others:
@@ -134,13 +161,15 @@ class Knowledge:
                     hands[s] |= 1 << c
                 i += n
             return hands
-        allowed = {s: FULL & ~self.banned[s] for s in others}
-        for _ in range(40):
+        allowed = {s: FULL & ~banned[s] for s in others}
+        for _ in range(40 if strict else 8):
             got = _try_assign(rng, cards, others, allowed, need)
             if got is not None:
                 for s in others:
                     hands[s] |= got[s]
                 return hands
+        if not strict:
+            return None
         got = _assign_exact(rng, cards, others, allowed, need)
         for s in others:
             hands[s] |= got[s]

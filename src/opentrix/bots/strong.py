@@ -56,7 +56,8 @@ class StrongBot(Bot):
 
     ``samples=None`` searches for the whole budget; ``budget_ms=None`` makes every decision depend only
     on the seed (the arena's default, so runs are reproducible). ``inference=False`` draws the hidden
-    hands uniformly, ignoring voids and passes (a yardstick for how much the inference is worth).
+    hands uniformly, ignoring voids and passes (a yardstick for how much the inference is worth);
+    ``trust`` is the share of samples that also follow the hints of sensible play (``Knowledge.unlikely``).
     """
 
     name = "strong"
@@ -68,6 +69,7 @@ class StrongBot(Bot):
         samples: int | None = 64,
         budget_ms: float | None = 250.0,
         inference: bool = True,
+        trust: float = 0.9,
         min_samples: int = 4,
     ) -> None:
         super().__init__(seed)
@@ -80,6 +82,9 @@ class StrongBot(Bot):
         self.samples = samples
         self.budget_ms = budget_ms
         self.inference = inference
+        if not 0.0 <= trust <= 1.0:
+            raise ValueError(f"trust must be between 0 and 1, not {trust!r}")
+        self.trust = trust
         self.min_samples = min_samples
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
@@ -90,7 +95,7 @@ class StrongBot(Bot):
             return legal[0], "nothing can be placed: pass" if legal[0] == A.PASS else "the only legal move"
         assert view.seat is not None and view.hand is not None
         know = Knowledge.from_view(view)
-        return self.decide(view, know, legal, lambda: know.sample(self.rng, self.inference))
+        return self.decide(view, know, legal, lambda: know.sample(self.rng, self.inference, self.trust))
 
     def decide(
         self, view: View, know: Knowledge, legal: Sequence[Action], draw: Callable[[], list[int]]
