@@ -249,8 +249,8 @@ def test_sampled_deals_fit_everything_seen(preset: str, contract: str) -> None:
                 assert not truth[s] & know.banned[s], "a fact inferred from the view must hold for the true deal"
                 assert truth[s] & know.fixed[s] == know.fixed[s]
             banned_seen += sum(bool(b) for b in know.banned)
-            for _ in range(5):
-                hands = know.sample(rng)
+            for i in range(6):
+                hands = know.sample(rng, trust=i % 2)  # half of them also follow the soft hints
                 assert hands[seat] == truth[seat]
                 assert [h.bit_count() for h in hands] == [h.bit_count() for h in truth]
                 assert hands[0] | hands[1] | hands[2] | hands[3] == truth[0] | truth[1] | truth[2] | truth[3]
@@ -260,6 +260,23 @@ def test_sampled_deals_fit_everything_seen(preset: str, contract: str) -> None:
                 know.deal_from(hands)  # replaying the deal on the sample is legal: it fits every play seen
             m.apply(walker.act(view(m, seat), m.legal_actions()))
     assert banned_seen > 0
+
+
+def test_soft_hints_from_sensible_play() -> None:
+    import random
+
+    from opentrix.bots.knowledge import Knowledge
+
+    # Seat 1 ducks 9♠ with 4♠: holding 5♠–8♠ it would have ducked higher. Seat 2 overtakes with K♠.
+    spec = {0: "7H 9S 2D 3D", 1: "4S 2C 3C 4C 5C", 2: "KS 6C 7C", 3: "AS 8C 9C"}
+    m = position("classic", spec, "ltoosh", "9S 4S KS AS")
+    know = Knowledge.from_view(view(m, 0))
+    assert CardSet(know.unlikely[1] & CardSet.parse("5S 6S 7S 8S")) == CardSet.parse("5S 6S 7S 8S")
+    assert know.unlikely[2] >> parse_card("8S") & 1  # it could not duck 9♠ either
+    assert not know.banned[1]  # hints, not facts
+    rng = random.Random(1)
+    trusted = [know.sample(rng, trust=1.0) for _ in range(20)]
+    assert all(not h[1] & know.unlikely[1] for h in trusted)
 
 
 # -- no table bot can see hidden cards ----------------------------------------------------------------
