@@ -210,6 +210,7 @@ async def run_stage(server: Server, tables: int, duration: float, period: float,
         "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else float("nan"),
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / (t1 - t0), 1),
         "client_cpu_percent": round(100 * (me1 - me0) / (t1 - t0), 1),
+        "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, stats.actions), 3),
         "errors": stats.errors,
     }
 
@@ -260,7 +261,8 @@ async def main() -> None:
                 print(
                     f"{n:5d} tables: {stage['actions_per_s']:7.1f} actions/s (target {stage['target_actions_per_s']}), "
                     f"p50 {stage['p50_ms']} ms, p95 {stage['p95_ms']} ms, p99 {stage['p99_ms']} ms, "
-                    f"CPU server {stage['server_cpu_percent']}% clients {stage['client_cpu_percent']}%, "
+                    f"CPU server {stage['server_cpu_percent']}% ({stage['server_cpu_ms_per_action']} ms/action) "
+                    f"clients {stage['client_cpu_percent']}%, "
                     f"errors {stage['errors']}",
                     flush=True,
                 )
@@ -271,6 +273,7 @@ async def main() -> None:
         ]
         memory = await idle_memory(folder, args.idle) if args.idle and not args.url else {}
     result = {
+        "load_average": os.getloadavg()[0],
         "stages": stages,
         "bound_ms": args.bound,
         "largest_tables_under_bound": max(held) if held else 0,
@@ -281,6 +284,7 @@ async def main() -> None:
         print(json.dumps(result))
     else:
         print(f"largest table count with p95 < {args.bound:g} ms: {result['largest_tables_under_bound']}")
+        print(f"(1-minute load average at the end: {result['load_average']:.2f} on {os.cpu_count()} CPUs)")
         if memory:
             print(
                 f"memory per idle table: {memory['lobby_kb_per_table']} KB in the lobby, "

@@ -82,7 +82,11 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self._close()
                 return
-            await self._send(text)
+            try:
+                await self._send(text)
+            except Exception:  # the socket is gone; the reader side notices and detaches
+                self.closed = True
+                return
 
     def stop(self) -> None:
         self.closed = True
