@@ -164,8 +164,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         if action is None or not isinstance(action, int | np.integer) or action not in match.legal_actions():
             raise illegal_action_error(match, action, agent)
         self._cumulative_rewards[agent] = 0.0
-        if self._paid:  # the last step ended a deal: its rewards are paid out
+        if self._paid:  # the last step ended a deal: its rewards and infos have been seen
             self.rewards = dict.fromkeys(AGENTS, 0.0)
+            self.infos = {a: {} for a in AGENTS}
             self._paid = False
         match.apply(int(action))
         if match.phase >= _DEAL_OVER:
