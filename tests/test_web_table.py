@@ -259,6 +259,9 @@ def test_the_arabic_table_is_right_to_left(browser: Browser, server: LiveServer,
     assert page.evaluate("document.documentElement.dir") == "rtl"
     assert page.evaluate("document.documentElement.lang") == "ar"
     assert page.evaluate("getComputedStyle(document.querySelector('.statusbar')).direction") == "rtl"
+    assert page.evaluate("getComputedStyle(document.querySelector('#contract-dialog')).direction") == "rtl"
+    # The felt itself keeps its geometry: the next seat still sits on the right.
+    assert page.evaluate("getComputedStyle(document.querySelector('.board')).direction") == "ltr"
     dialog = page.locator("#contract-dialog").inner_text()
     for name in ("شيخ الكبة", "البنات", "الديناري", "اللطوش", "تركس"):
         assert name in dialog
