@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import actions as A
+from .cards import CardSet
 from .contracts import Contract
 from .deal import Deal, Hands, Phase, check_hands, deal_hands
 from .errors import IllegalContract, NotYourTurn, WrongPhase
 from .rules import Rules
+from .summary import DealSummary
 
 _CHOOSE = int(Phase.CHOOSE_CONTRACT)
 _DEAL_OVER = int(Phase.DEAL_OVER)
@@ -36,6 +38,7 @@ class Match:
         "played",
         "rules",
         "seed",
+        "summaries",
         "tiebreak_deal",
         "totals",
         "winners",
@@ -56,6 +59,7 @@ class Match:
     phase: int
     winners: list[int]
     history: list[int]
+    summaries: tuple[DealSummary, ...]
 
     def __init__(
         self,
@@ -89,6 +93,7 @@ class Match:
         self.phase = _CHOOSE
         self.winners = []
         self.history = []
+        self.summaries = ()
 
     # -- queries ------------------------------------------------------------------------------------
 
@@ -177,6 +182,8 @@ class Match:
 
     def _deal_finished(self, deal: Deal) -> None:
         assert deal.scores is not None
+        summary = DealSummary(deal.king, Contract(deal.contract), deal.thrown_in, deal.scores, CardSet(deal.doubled))
+        self.summaries = (*self.summaries, summary)
         if deal.thrown_in is not None:
             self.phase = _DEAL_OVER  # the same king deals again and chooses again
             return
@@ -256,6 +263,7 @@ class Match:
         m.phase = self.phase
         m.winners = self.winners.copy()
         m.history = self.history.copy()
+        m.summaries = self.summaries
         return m
 
     __copy__ = copy

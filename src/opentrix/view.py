@@ -16,26 +16,7 @@ from .contracts import Contract
 from .deal import Phase
 from .match import Match
 from .rules import Rules
-
-
-@dataclass(frozen=True, slots=True)
-class DealSummary:
-    """A finished (or thrown-in) deal as everyone saw it end."""
-
-    king: int
-    contract: Contract
-    thrown_in: int | None
-    scores: tuple[int, int, int, int]
-    doubled: CardSet
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "king": self.king,
-            "contract": self.contract.id,
-            "thrown_in": self.thrown_in,
-            "scores": list(self.scores),
-            "doubled": CardSet(self.doubled).names(),
-        }
+from .summary import DealSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,11 +108,7 @@ def view(match: Match, seat: int | None) -> View:
     turn = match.turn
     deal = match.deals[-1] if match.deals else None
     in_deal = deal is not None and phase not in (Phase.CHOOSE_CONTRACT,)
-    history = tuple(
-        DealSummary(d.king, Contract(d.contract), d.thrown_in, d.scores, CardSet(d.doubled))
-        for d in match.deals
-        if d.scores is not None  # every finished deal, the one just before a contract choice included
-    )
+    history = match.summaries  # every finished deal, the one just before a contract choice included
     if phase == Phase.CHOOSE_CONTRACT:
         hands = match.pending_hands
         assert hands is not None
