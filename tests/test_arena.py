@@ -117,8 +117,9 @@ def _app() -> typer.Typer:
 
 
 def invoke(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(_app(), ["arena", "--quiet", *args])
-    return result.exit_code, result.output
+    result = CliRunner().invoke(_app(), ["arena", "--quiet", *args], env={"COLUMNS": "400"})
+    flat = " ".join(result.output.replace("│", " ").split())  # the error box may wrap long paths
+    return result.exit_code, flat
 
 
 def test_cli_rejects_unknown_bot() -> None:
