@@ -109,9 +109,13 @@ def test_action_texts_round_trip(action: int, text: str) -> None:
 
 
 def test_action_space() -> None:
-    assert A.NUM_ACTIONS == 67
+    assert A.NUM_ACTIONS == 93  # 52 cards, pass, 6 contracts, 32 doubling answers, 2 claim answers
     every = {A.to_str(a) for a in range(A.NUM_ACTIONS)}
-    assert len(every) == 67
+    assert len(every) == 93
+    assert all(A.parse(A.to_str(a)) == a for a in range(A.NUM_ACTIONS))
+    assert A.double("QC", "KH") == A.double("KH", "QC") == A.parse("double K♥ qc")
+    assert A.doubled_cards(A.double("QC", "KH")) == (Card.KH, Card.QC)
+    assert A.doubled_cards(A.NO_DOUBLE) == ()
     assert A.parse("queens") == A.choose(Contract.QUEENS)
     assert A.to_str(A.double("KH"), symbols=True) == "double K♥"
     assert A.contract_of(A.choose("trix")) is Contract.TRIX
@@ -120,7 +124,7 @@ def test_action_space() -> None:
     with pytest.raises(ValueError, match="can never be doubled"):
         A.double("2C")
     with pytest.raises(ValueError, match="not an action id"):
-        A.to_str(67)
+        A.to_str(A.NUM_ACTIONS)
     with pytest.raises(ValueError, match="not an action"):
         A.parse("fold")
 

@@ -159,10 +159,10 @@ def test_complex_doubled_queen_of_diamonds_taken_by_its_holder(self_capture: str
 def test_complex_doubling_offers_king_and_queens() -> None:
     d = Deal(Rules.preset("complex"), 1, Contract.COMPLEX, SUITED)
     assert d.phase == Phase.DOUBLE and d.turn == 1
-    assert d.legal_actions() == [A.double("KH"), A.double("QH"), A.NO_DOUBLE]
-    d.apply(A.double("QH"))
-    assert d.turn == 1 and d.legal_actions() == [A.double("KH"), A.NO_DOUBLE]
-    d.apply(A.double("KH"))  # nothing left to decide: the turn moves on by itself
+    # One answer per seat: the set of cards it doubles, any subset of its doublable cards.
+    assert d.legal_actions() == sorted([A.double("KH"), A.double("QH"), A.double("KH", "QH"), A.NO_DOUBLE])
+    d.apply(A.double("QH", "KH"))
+    assert d.doubled == Card.KH.bit | Card.QH.bit
     assert d.turn == 2 and d.legal_actions() == [A.double("QD"), A.NO_DOUBLE]
 
 
@@ -330,3 +330,17 @@ def test_a_thrown_in_deal_uses_up_no_contract_and_the_king_deals_again() -> None
     assert len(m.legal_actions()) == 5
     summary = view(m, None).history
     assert summary[0].thrown_in == 0 and summary[0].scores == (0, 0, 0, 0)
+
+
+def test_hidden_reveal_each_seat_answers_exactly_once() -> None:
+    """However many cards a seat doubles, it answers once: its turn tells the others nothing."""
+    rules = Rules.preset("complex", doubling_reveal="hidden")
+    for answer in (A.NO_DOUBLE, A.double("QH"), A.double("KH", "QH")):
+        d = Deal(rules, 1, Contract.COMPLEX, SUITED)
+        turns = []
+        first = True
+        while d.phase == Phase.DOUBLE:
+            turns.append(d.turn)
+            d.apply(answer if first else A.NO_DOUBLE)
+            first = False
+        assert turns == [1, 2, 3, 0]

@@ -80,7 +80,7 @@ def test_wrong_phase() -> None:
         d.apply(A.NO_CLAIM)
     with pytest.raises(WrongPhase) as e:  # doubling: seat 1 holds K♥
         d.apply(A.CLAIM)
-    assert str(e.value) == "seat 1 must answer the doubling first (double a card or not), not 'claim'"
+    assert str(e.value) == "seat 1 must answer the doubling first (double cards or not), not 'claim'"
     d.apply(A.NO_DOUBLE)
     with pytest.raises(WrongPhase, match=r"^seat 0 must play a card now, not 'contract queens'$"):
         d.apply(A.choose("queens"))
@@ -118,11 +118,12 @@ def test_doubling_a_card_that_may_not_be_doubled() -> None:
         A.double("2C")
 
 
-def test_a_card_doubled_twice() -> None:
+def test_a_seat_answers_the_doubling_only_once() -> None:
     d = Deal(Rules.preset("complex"), 1, Contract.COMPLEX, SUITED)
-    d.apply(A.double("QH"))
-    with pytest.raises(IllegalDouble, match=r"^Q♥ is already doubled$"):
-        d.double_card(Card.QH)
+    d.apply(A.double("QH"))  # seat 1 also holds K♥, yet its answer is complete
+    assert d.turn == 2
+    with pytest.raises(IllegalDouble, match=r"^seat 2 cannot double Q♥: not in that hand$"):
+        d.apply(A.double("QH"))
 
 
 def test_a_claim_the_hand_does_not_support() -> None:

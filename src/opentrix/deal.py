@@ -327,8 +327,8 @@ class Deal:
             ]
         phase = self.phase
         if phase == _DOUBLE:
-            mine = self.hands[self.turn] & self._doublable() & ~self.doubled
-            return [*sorted(A.DOUBLE_BASE + A.DOUBLABLE.index(c) for c in cards_of(mine)), A.NO_DOUBLE]
+            mine = self.hands[self.turn] & self._doublable()
+            return sorted(A.double_mask(sub) for sub in _subsets(mine))
         if phase == _CLAIM:
             if can_claim_redeal(self.hands[self.turn], self.contract):
                 return [A.CLAIM, A.NO_CLAIM]
@@ -461,31 +461,22 @@ class Deal:
 
     def _double(self, action: int) -> None:
         seat = self.turn
-        if action == A.NO_DOUBLE:
-            self._next_pending()
-            return
-        if not A.DOUBLE_BASE <= action < A.DOUBLE_BASE + 5:
+        try:
+            cards = A.doubled_cards(action)
+        except ValueError:
             raise WrongPhase(
-                f"seat {seat} must answer the doubling first (double a card or not), not '{_action_text(action)}'"
-            )
-        card = A.DOUBLABLE[action - A.DOUBLE_BASE]
-        self.double_card(card)
-
-    def double_card(self, card: int) -> None:
-        """The seat to act doubles ``card``; raises IllegalDouble saying why it may not."""
-        seat = self.turn
-        if self.phase != _DOUBLE:
-            raise WrongPhase("doubling is only before the first card")
-        bit = 1 << card
-        if not self._doublable() & bit:
-            raise IllegalDouble(Card(card), f" may not be doubled in {Contract(self.contract).id}")
-        if not self.hands[seat] & bit:
-            raise IllegalDouble(f"seat {seat} cannot double ", Card(card), ": not in that hand")
-        if self.doubled & bit:
-            raise IllegalDouble(Card(card), " is already doubled")
-        self.doubled |= bit
-        if not self.hands[seat] & self._doublable() & ~self.doubled:
-            self._next_pending()  # nothing left to decide for this seat
+                f"seat {seat} must answer the doubling first (double cards or not), not '{_action_text(action)}'"
+            ) from None
+        mask = 0
+        for card in cards:
+            bit = 1 << card
+            if not self._doublable() & bit:
+                raise IllegalDouble(Card(card), f" may not be doubled in {Contract(self.contract).id}")
+            if not self.hands[seat] & bit:
+                raise IllegalDouble(f"seat {seat} cannot double ", Card(card), ": not in that hand")
+            mask |= bit
+        self.doubled |= mask
+        self._next_pending()  # one answer per seat: the whole set at once
 
     def _claim(self, action: int) -> None:
         seat = self.turn
@@ -596,6 +587,14 @@ class Deal:
             f"<Deal {Contract(self.contract).id} king={self.king} phase={Phase(self.phase)} "
             f"turn={self.turn} plays={len(self.plays)}>"
         )
+
+
+def _subsets(mask: int) -> list[int]:
+    """Every subset of a card-set int, the empty one included."""
+    out = [0]
+    for c in cards_of(mask):
+        out += [m | 1 << c for m in out]
+    return out
 
 
 def _join_cards(mask: int) -> tuple[Card | str, ...]:

@@ -262,11 +262,7 @@ def _replay_deal(match: Match, i: int, dr: DealRecord) -> None:
                 if c not in A.DOUBLABLE or deal.phase != Phase.DOUBLE or not deal._doublable() >> c & 1:
                     raise RecordError(f"{A.to_str(c)} may not be doubled in {dr.contract.id}", i)
         while deal.phase == Phase.DOUBLE:
-            mine = deal.hands[deal.turn] & dr.doubled & ~deal.doubled
-            if mine:
-                match.apply(A.double(cards_of(mine)[0]))
-            else:
-                match.apply(A.NO_DOUBLE)
+            match.apply(A.double_mask(deal.hands[deal.turn] & dr.doubled))
     except TrixError as e:
         raise RecordError(str(e), i, plain=e.plain) from None
     for j, action in enumerate(dr.plays):
