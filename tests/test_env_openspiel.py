@@ -11,6 +11,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from opentrix import Match, Rules, view  # noqa: E402
+from opentrix.actions import NUM_ACTIONS  # noqa: E402
 from opentrix.bots import make_bot  # noqa: E402
 from opentrix.env.observation import OBS_SIZE  # noqa: E402
 from opentrix.env.openspiel_game import SHORT_NAME  # noqa: E402
@@ -33,7 +34,7 @@ def _random_game(game: object, rng: np.random.RandomState) -> object:
 
 def test_random_games_play_to_the_end() -> None:
     game = pyspiel.load_game(SHORT_NAME)
-    assert game.num_players() == 4 and game.num_distinct_actions() == 67
+    assert game.num_players() == 4 and game.num_distinct_actions() == NUM_ACTIONS
     rng = np.random.RandomState(0)
     for _ in range(25):
         state = _random_game(game, rng)

@@ -36,8 +36,9 @@ def test_steps_cover_every_card_and_contract() -> None:
     rp = load_replay(example("classic-full-match.json"))
     record = rp.record
     cards = sum(len(d.plays) for d in record.deals)
-    # one step per card or pass, per contract named, per doubled card, plus the start of each deal
-    assert len(rp.steps) == cards + 2 * len(record.deals) + sum(d.doubled.bit_count() for d in record.deals)
+    # one step per card or pass, per contract named, per seat that doubles, plus the start of each deal
+    doubling_answers = sum(sum(1 for h in d.hands if h & d.doubled) for d in record.deals)
+    assert len(rp.steps) == cards + 2 * len(record.deals) + doubling_answers
     assert rp.error is None and rp.steps[-1].match.is_over
     assert rp.steps[-1].match.totals == record.replay().totals
     assert len(rp.deal_starts()) == len(record.deals)

@@ -155,13 +155,9 @@ def match_from_view(v: View, dealt: Hands) -> Match:
         doubled = dict((card, holder) for holder, card in v.doubled)
         while m.phase == _DOUBLE:
             turn = deal.turn
-            mine = [c for c, h in doubled.items() if h == turn and not deal.doubled >> c & 1]
-            if mine:
-                m.apply(A.double(mine[0]))
-                continue
             if v.phase == _DOUBLE and turn == me:
                 break
-            m.apply(A.NO_DOUBLE)
+            m.apply(A.double([c for c, h in doubled.items() if h == turn]))
         for seat, action in v.plays:
             if m.turn != seat:
                 raise NoWorld(f"seat {seat} played out of turn in this world")

@@ -200,8 +200,10 @@ class PlayApp(App[None]):
         if v.phase == Phase.CHOOSE_CONTRACT:
             head = g.text("You are king: name a contract (number, or ←/→ then Enter).")
         elif v.phase == Phase.DOUBLE:
-            cards = [g.card(A.doubled_card(a)) for a in v.legal_actions if A.DOUBLE_BASE <= a < A.DOUBLE_BASE + 5]
-            head = f"Double {' or '.join(cards)}? If another player takes it, he pays double and you gain."
+            mine = sorted({c for a in v.legal_actions if A.is_double(a) for c in A.doubled_cards(a)})
+            cards = [g.card(c) for c in mine]
+            what = "any of " + ", ".join(cards) if len(cards) > 1 else cards[0]
+            head = f"Double {what}? If another player takes it, he pays double and you gain."
         else:
             head = "Your hand allows a redeal: claim it, or play on?"
         line = Text(head + "\n")

@@ -53,11 +53,10 @@ def choices(v: View, g: Glyphs) -> list[Choice]:
             out.append(Choice(a, "pass"))
         elif A.CONTRACT_BASE <= a < A.CONTRACT_BASE + 6:
             out.append(Choice(a, A.contract_of(a).title))
-        elif A.DOUBLE_BASE <= a < A.DOUBLE_BASE + 5:
-            out.append(Choice(a, "double " + g.card(A.doubled_card(a))))
+        elif A.is_double(a):
+            out.append(Choice(a, "double " + " ".join(g.card(c) for c in A.doubled_cards(a))))
         elif a == A.NO_DOUBLE:
-            mine = any(holder == v.seat for holder, _ in v.doubled)
-            out.append(Choice(a, "double no more" if mine else "no double"))
+            out.append(Choice(a, "no double"))
         elif a == A.CLAIM:
             out.append(Choice(a, "claim a redeal"))
         elif a == A.NO_CLAIM:
@@ -98,17 +97,18 @@ def parse_input(text: str, v: View, g: Glyphs) -> int:
     if phase == Phase.DOUBLE:
         if t in _NO:
             return A.NO_DOUBLE
-        doubles = [a for a in v.legal_actions if A.DOUBLE_BASE <= a < A.DOUBLE_BASE + 5]
+        doubles = [a for a in v.legal_actions if A.is_double(a)]
         if t in _YES and len(doubles) == 1:
             return doubles[0]
-        if t.startswith("double"):
-            t = t[6:]
+        words = text.strip().lower().replace(",", " ").split()
+        if words and words[0] == "double":
+            words = words[1:]
         try:
-            return A.double(parse_card(t))
+            return A.double([parse_card(w) for w in words])
         except ValueError as e:
             if t in _YES:
-                raise InputError("say which card to double, e.g. qs, or n for no") from None
-            raise InputError(f"'{text.strip()}': {e}; type the card to double (e.g. kh) or n") from None
+                raise InputError("say which cards to double, e.g. qs or qs qh, or n for no") from None
+            raise InputError(f"'{text.strip()}': {e}; type the cards to double (e.g. kh, or qs qh) or n") from None
     if phase == Phase.CLAIM:
         if t in _YES:
             return A.CLAIM
@@ -251,7 +251,7 @@ class PlaySession:
 
 _PHRASES = {
     A.PASS: ("pass", "passes"),
-    A.NO_DOUBLE: ("double nothing more", "doubles nothing more"),
+    A.NO_DOUBLE: ("double nothing", "doubles nothing"),
     A.CLAIM: ("claim a redeal", "claims a redeal"),
     A.NO_CLAIM: ("play on", "plays on"),
 }
@@ -264,8 +264,8 @@ def phrase(action: int, g: Glyphs, third_person: bool = False) -> str:
         return ("play ", "plays ")[verb] + g.card(action)
     if A.CONTRACT_BASE <= action < A.CONTRACT_BASE + 6:
         return ("name ", "names ")[verb] + A.contract_of(action).title
-    if A.DOUBLE_BASE <= action < A.DOUBLE_BASE + 5:
-        return ("double ", "doubles ")[verb] + g.card(A.doubled_card(action))
+    if A.is_double(action):
+        return ("double ", "doubles ")[verb] + " and ".join(g.card(c) for c in A.doubled_cards(action))
     return _PHRASES[action][verb]
 
 
