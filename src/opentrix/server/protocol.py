@@ -4,7 +4,7 @@ Client → server (JSON objects, one per WebSocket text message):
 
 - ``{"type": "hello", "token": str | null, "last": int | null, "epoch": str | null}`` first: the seat
   token (none for a spectator) and the last event number seen, to catch up after a reconnect.
-- ``{"type": "act", "action": "QS" | "pass" | "contract queens" | "double KH" | "no double" | "claim" |
+- ``{"type": "act", "action": "QS" | "pass" | "contract queens" | "double KH" | "double QS QH" | "no double" | "claim" |
   "no claim" | 0..66, "seat": int?}``: an action of the sender's seat.
 - ``{"type": "next"}``: ready for the next deal; ``{"type": "back"}``: take the seat back from the bot;
   ``{"type": "ping"}``.

@@ -40,7 +40,7 @@ log = logging.getLogger("opentrix.server")
 T = TypeVar("T")
 EVENTS_KEPT = 256
 OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
-_DOUBLING_ACTIONS = frozenset(range(A.DOUBLE_BASE, A.NO_DOUBLE + 1))
+_DOUBLING_ACTIONS = frozenset(a for a in range(A.NUM_ACTIONS) if a == A.NO_DOUBLE or A.is_double(a))
 
 
 def new_token() -> str:

@@ -230,8 +230,8 @@ export function mountTable(root, code) {
     if (v.phase === "double") {
       const buttons = v.legal_actions.map((a) => {
         if (a === "no double") return `<button class="btn secondary" data-action="no double">${t("dlg.nodouble")}</button>`;
-        const card = a.replace(/^double /, "");
-        return `<button class="btn" data-action="${a}">${t("dlg.double.card", { card: cardLabel(card) })}</button>`;
+        const cards = a.replace(/^double /, "").split(" ").map(cardLabel).join(" + ");
+        return `<button class="btn" data-action="${a}">${t("dlg.double.card", { card: cards })}</button>`;
       }).join("");
       return `<div class="dialog floating-dialog" id="double-dialog" role="dialog"><h2>${t("dlg.double")}</h2><p>${t("dlg.double.sub")}</p><div class="row">${buttons}</div></div>`;
     }
