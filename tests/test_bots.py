@@ -302,11 +302,10 @@ def _reshuffled(m: Match, seat: int, seed: int) -> Match:
     while other.phase in (Phase.CLAIM, Phase.DOUBLE):
         turn = other.turn
         assert turn is not None
-        mine = know.doubled & other.deals[-1].hands[turn] & ~other.deals[-1].doubled
-        if mine:
-            other.apply(A.double((mine & -mine).bit_length() - 1))
+        if other.phase == Phase.CLAIM:
+            other.apply(A.NO_CLAIM)
         else:
-            other.apply(A.NO_CLAIM if other.phase == Phase.CLAIM else A.NO_DOUBLE)
+            other.apply(A.double_mask(know.doubled & other.deals[-1].hands[turn]))
     for _, a in view(m, seat).plays:
         other.apply(a)
     return other

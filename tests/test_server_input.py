@@ -35,7 +35,7 @@ def test_message_parsing() -> None:
     assert parse_action("10♦") == A.play("TD")
     assert parse_action("contract queens") == A.choose("queens")
     assert parse_action(A.NO_DOUBLE) == A.NO_DOUBLE
-    for bad in (True, 67, -1, "QX", None, "x" * 100):
+    for bad in (True, A.NUM_ACTIONS, -1, "QX", None, "x" * 100):
         with pytest.raises(BadMessage):
             parse_action(bad)
 

@@ -70,9 +70,11 @@ def decide(view: View, legal: Sequence[Action]) -> tuple[Action, str]:
         return A.NO_CLAIM, "the hand is playable"
     if phase == Phase.DOUBLE:
         assert view.contract is not None
-        for a in legal:
-            if a != A.NO_DOUBLE and wants_double(view.rules, int(view.contract), hand, A.doubled_card(a)):
-                return a, f"{card_symbol(A.doubled_card(a))} is well guarded: doubling is safe"
+        offered = sorted({c for a in legal if A.is_double(a) for c in A.doubled_cards(a)})
+        safe = [c for c in offered if wants_double(view.rules, int(view.contract), hand, c)]
+        if safe:
+            names = " and ".join(card_symbol(c) for c in safe)
+            return A.double(safe), f"{names} {'is' if len(safe) == 1 else 'are'} well guarded: doubling is safe"
         return A.NO_DOUBLE, "doubling would not be safe"
     know = Knowledge.from_view(view)
     gone = know.gone

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .. import actions as A
-from ..cards import DIAMONDS, KING_OF_HEARTS, QUEENS
+from ..cards import DIAMONDS, KING_OF_HEARTS, QUEENS, cards_of
 from ..contracts import Contract
-from ..deal import Deal, Phase, score_deal
+from ..deal import DOUBLABLE_IN, Deal, Phase, score_deal
 from .policy import FULL, Costs, costs_for, place_trix, play_trick_card, wants_double
 
 _PLAY = int(Phase.PLAY)
@@ -29,21 +29,18 @@ def drive_prelude(deal: Deal, doubled: int | None = None) -> None:
     """
     while deal.phase == _CLAIM:
         deal.apply(A.NO_CLAIM)
+    allowed = DOUBLABLE_IN.get(deal.contract, 0)
     while deal.phase == _DOUBLE:
-        seat = deal.turn
-        mine = deal.hands[seat] & ~deal.doubled
-        choice = A.NO_DOUBLE
-        for i, card in enumerate(A.DOUBLABLE):
-            if not mine >> card & 1 or not deal.legal_actions().count(A.DOUBLE_BASE + i):
-                continue
-            if doubled is None:
-                if wants_double(deal.rules, deal.contract, deal.hands[seat], card):
-                    choice = A.DOUBLE_BASE + i
-                    break
-            elif doubled >> card & 1:
-                choice = A.DOUBLE_BASE + i
-                break
-        deal.apply(choice)
+        hand = deal.hands[deal.turn]
+        mine = hand & allowed
+        if doubled is None:
+            want = 0
+            for card in cards_of(mine):
+                if wants_double(deal.rules, deal.contract, hand, card):
+                    want |= 1 << card
+        else:
+            want = mine & doubled
+        deal.apply(A.double_mask(want))  # one answer per seat: every card it doubles
 
 
 def seat_costs(deal: Deal) -> list[Costs]:

@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 
 from .. import actions as A
 from ..actions import Action
+from ..cards import cards_of
 from ..contracts import Contract
-from ..deal import Deal, Phase, deal_hands
+from ..deal import DOUBLABLE_IN, Deal, Phase, deal_hands
 from ..rules import Rules
 from ..view import View
 from .base import Bot
@@ -216,26 +217,20 @@ class StrongBot(Bot):
                 d = Deal(rules, king, know.contract, hands)
                 while d.phase == _CLAIM:
                     d.apply(A.NO_CLAIM)
-                done = False
+                allowed = DOUBLABLE_IN.get(d.contract, 0)
                 while d.phase == _DOUBLE:
                     t = d.turn
-                    hand = d.hands[t] & ~d.doubled
-                    want = shown_by.get(t, 0) & hand
+                    mine = d.hands[t] & allowed
                     if t == me:
-                        if not want and not done and a != A.NO_DOUBLE:
-                            want = 1 << A.doubled_card(a)
-                            done = True
-                    elif not want and not (sequential and answered(t)):
-                        for card in A.DOUBLABLE:
-                            if hand >> card & 1 and wants_double(rules, d.contract, d.hands[t], card):
-                                want = 1 << card
-                                break
-                    if want:
-                        card = (want & -want).bit_length() - 1
-                        if d.legal_actions().count(A.double(card)):
-                            d.apply(A.double(card))
-                            continue
-                    d.apply(A.NO_DOUBLE)
+                        want = A.doubled_mask(a)
+                    elif t in shown_by or (sequential and answered(t)):
+                        want = shown_by.get(t, 0)  # its answer is known
+                    else:
+                        want = 0
+                        for card in cards_of(mine):
+                            if wants_double(rules, d.contract, d.hands[t], card):
+                                want |= 1 << card
+                    d.apply(A.double_mask(want & mine))
                 return self._value(know, rollout(d))
 
             return value_of
