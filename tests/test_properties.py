@@ -152,6 +152,8 @@ def check_view_json(m: Match) -> None:
     d = m.deals[-1]
     for seat in (None, 0, 1, 2, 3):
         public = view(m, seat).to_dict()
+        shown_doubled = {c for _, c in public["doubled"]}
+        assert {c for _, cs in public.pop("doubling_answers") for c in cs} <= shown_doubled
         for key in ("rules", "history", "doubled", "hand"):
             public.pop(key)
         hidden = {card_name(c) for s in range(4) if s != seat for c in range(52) if d.hands[s] >> c & 1}

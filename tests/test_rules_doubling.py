@@ -7,7 +7,7 @@ import pytest
 
 from engine_kit import ROTATING, ROTATING_SCRIPT, SUITED, cards, finish, moved, play
 from opentrix import actions as A
-from opentrix.cards import SUIT_MASKS, Card
+from opentrix.cards import SUIT_MASKS, Card, CardSet
 from opentrix.contracts import Contract
 from opentrix.deal import Deal, Phase, can_claim_redeal
 from opentrix.errors import IllegalClaim, IllegalDouble, WrongPhase
@@ -225,6 +225,24 @@ def test_hidden_reveal_asks_everyone_and_shows_doubles_when_all_have_answered() 
     assert m.phase == Phase.PLAY
     for seat in (None, 0, 1, 2, 3):
         assert view(m, seat).doubled == ((1, Card.KH),)
+
+
+def test_views_show_each_doubling_answer_as_the_reveal_allows() -> None:
+    """Sequential: every answer is public at once (declines too). Hidden: only one's own until all answered."""
+    m = Match(koh(), SUITED)  # sequential: only the K♥ holder (seat 1) is asked
+    m.apply(A.choose("king_of_hearts"))
+    m.apply(A.NO_DOUBLE)
+    assert view(m, 3).doubling_answers == ((1, CardSet(0)),)
+    h = Match(koh(doubling_reveal="hidden"), SUITED)
+    h.apply(A.choose("king_of_hearts"))
+    h.apply(A.double("KH"))
+    h.apply(A.NO_DOUBLE)
+    assert view(h, 2).doubling_answers == ((2, CardSet(0)),)
+    assert view(h, 1).doubling_answers == ((1, CardSet.parse("KH")),)
+    assert view(h, None).doubling_answers == ()
+    h.apply(A.NO_DOUBLE)
+    h.apply(A.NO_DOUBLE)
+    assert [s for s, _ in view(h, None).doubling_answers] == [1, 2, 3, 0]
 
 
 def test_reveal_changes_no_score() -> None:

@@ -156,6 +156,7 @@ class Deal:
         "_end",
         "_lead",
         "_tp",
+        "answers",
         "captured",
         "contract",
         "dealt",
@@ -188,6 +189,7 @@ class Deal:
     turn: int
     pending: list[int]
     doubled: int
+    answers: list[tuple[int, int]]
     thrown_in: int | None
     plays: list[int]
     seats: list[int]
@@ -208,6 +210,7 @@ class Deal:
         self.dealt = check_hands(hands)
         self.hands = list(self.dealt)
         self.doubled = 0
+        self.answers = []
         self.thrown_in = None
         self.plays = []
         self.seats = []
@@ -476,6 +479,7 @@ class Deal:
                 raise IllegalDouble(f"seat {seat} cannot double ", Card(card), ": not in that hand")
             mask |= bit
         self.doubled |= mask
+        self.answers.append((seat, mask))
         self._next_pending()  # one answer per seat: the whole set at once
 
     def _claim(self, action: int) -> None:
@@ -538,6 +542,7 @@ class Deal:
         d.turn = self.turn
         d.pending = self.pending.copy()
         d.doubled = self.doubled
+        d.answers = self.answers.copy()
         d.thrown_in = self.thrown_in
         d.plays = self.plays.copy()
         d.seats = self.seats.copy()

@@ -36,6 +36,7 @@ class View:
     hand: CardSet | None
     hand_sizes: tuple[int, int, int, int]
     doubled: tuple[tuple[int, int], ...]  # (holder, card) of each card shown doubled
+    doubling_answers: tuple[tuple[int, CardSet], ...]  # (seat, cards it doubled) of each answer seen
     plays: tuple[tuple[int, int], ...]  # (seat, action) of every card or pass this deal
     trick: tuple[tuple[int, int], ...]  # (seat, card) of the trick on the table
     last_trick: tuple[tuple[int, int], ...]
@@ -76,6 +77,7 @@ class View:
             "hand": self.hand.names() if self.hand is not None else None,
             "hand_sizes": list(self.hand_sizes),
             "doubled": [[s, card_name(c)] for s, c in self.doubled],
+            "doubling_answers": [[s, cs.names()] for s, cs in self.doubling_answers],
             "plays": pairs(self.plays),
             "trick": pairs(self.trick),
             "last_trick": pairs(self.last_trick),
@@ -131,6 +133,8 @@ def view(match: Match, seat: int | None) -> View:
         if phase == Phase.DOUBLE and match.rules.doubling_reveal == "hidden":
             doubled_mask &= deal.dealt[seat] if seat is not None else 0
         doubled = tuple((deal.holder_of(c), c) for c in A.DOUBLABLE if doubled_mask >> c & 1)
+        hidden = phase == Phase.DOUBLE and match.rules.doubling_reveal == "hidden"
+        answers = tuple((s, CardSet(m)) for s, m in deal.answers if not hidden or s == seat)
         plays = tuple(zip(deal.seats, deal.plays, strict=True))
         n_trick = len(deal.trick)
         trick = plays[len(plays) - n_trick :] if n_trick else ()
@@ -150,6 +154,7 @@ def view(match: Match, seat: int | None) -> View:
     else:
         contract = None
         doubled = plays = trick = last_trick = ()
+        answers = ()
         last_winner = None
         layouts = (None, None, None, None)
         taken = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
@@ -175,6 +180,7 @@ def view(match: Match, seat: int | None) -> View:
         hand=hand,
         hand_sizes=sizes,
         doubled=doubled,
+        doubling_answers=answers,
         plays=plays,
         trick=trick,
         last_trick=last_trick,

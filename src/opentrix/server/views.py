@@ -1,7 +1,7 @@
 """Each seat's view as JSON, for every connection at once, without serialising the shared part four times.
 
 A seat's view differs from the spectator's only in a few fields (the seat, its hand, its legal actions,
-and the doubled cards while a hidden reveal is pending). The shared part is serialised once and the
+and the doubled cards and doubling answers while a hidden reveal is pending). The shared part is serialised once and the
 private part per seat; the two are joined into one JSON object whose content equals
 ``view(match, seat).to_dict()`` exactly (``tests/test_server_views.py`` checks it over whole matches).
 """
@@ -16,7 +16,7 @@ from ..cards import card_name
 from ..match import Match
 from ..view import view
 
-PRIVATE = ("seat", "hand", "legal_actions", "doubled")
+PRIVATE = ("seat", "hand", "legal_actions", "doubled", "doubling_answers")
 
 
 def _dumps(obj: object) -> str:
@@ -40,6 +40,7 @@ def views_json(match: Match, seats: Iterable[int | None]) -> dict[int | None, st
                 "hand": v.hand.names() if v.hand is not None else None,
                 "legal_actions": [A.to_str(a) for a in v.legal_actions],
                 "doubled": [[s, card_name(c)] for s, c in v.doubled],
+                "doubling_answers": [[s, cs.names()] for s, cs in v.doubling_answers],
             }
             out[seat] = "{" + _dumps(private)[1:-1] + ("," + shared if shared else "") + "}"
     return out
