@@ -60,6 +60,7 @@ def play(
         bool, typer.Option("--ascii", help="terminal: letters instead of suit symbols (S H D C)")
     ] = False,
     pause: Annotated[float, typer.Option(help="terminal: seconds between bot plays (change with < and >)")] = 0.6,
+    bot_delay: Annotated[float, typer.Option(help="browser: seconds each bot waits before it plays")] = 0.9,
 ) -> None:
     """Play a match against three bots: in the browser (default) or with --terminal."""
     from .rules import PRESETS
@@ -85,8 +86,17 @@ def play(
         )
     else:
         web = importlib.import_module("opentrix.server.commands")
+        if bot_delay < 0:
+            raise typer.BadParameter("the delay cannot be negative", param_hint="--bot-delay")
         web.play_web(
-            rules=rules, bots=levels, seed=seed, host=host, port=port, database=database, open_browser=not no_browser
+            rules=rules,
+            bots=levels,
+            seed=seed,
+            host=host,
+            port=port,
+            database=database,
+            open_browser=not no_browser,
+            bot_delay=bot_delay,
         )
 
 
