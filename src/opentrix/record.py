@@ -113,6 +113,8 @@ class Record:
             data = json.loads(text)
         except (ValueError, UnicodeDecodeError) as e:
             raise RecordError(f"not JSON: {e}") from None
+        except RecursionError:
+            raise RecordError("not a record: the JSON is nested far too deeply") from None
         return cls.from_json(data)
 
     @classmethod

@@ -18,6 +18,9 @@ def verify_text(text: str | bytes) -> dict[str, Any]:
     except RecordError as e:
         e = _earlier_error(text, e)
         return {"ok": False, "error": e.to_json(), "_message": e.located()}
+    except Exception as e:  # the referee must always answer; an engine bug must not become a traceback
+        message = f"this record could not be checked ({type(e).__name__}: {e}); please report it"
+        return {"ok": False, "error": {"deal": None, "play": None, "message": message}, "_message": message}
     return summary(match)
 
 
