@@ -226,3 +226,15 @@ def test_copy_is_independent() -> None:
     assert len(m.history) == 7 and len(c.history) == 8
     assert m.deals[-1].plays != c.deals[-1].plays
     assert m.deals[-1].hands != c.deals[-1].hands
+
+
+def test_a_match_can_start_at_a_contract_choice_in_the_middle() -> None:
+    hands = deal_hands("middle", 0)
+    m = Match.at_contract_choice(
+        Rules.preset("classic"), hands, king=2, kingdom=3, played=[Contract.QUEENS], totals=(10, -10, 5, -5)
+    )
+    assert m.turn == 2 and m.phase == Phase.CHOOSE_CONTRACT
+    assert Contract.QUEENS not in m.available_contracts()
+    assert m.totals == [10, -10, 5, -5]
+    with pytest.raises(ValueError, match="king must be a seat"):
+        Match.at_contract_choice(Rules.preset("classic"), hands, king=4)

@@ -95,6 +95,34 @@ class Match:
         self.history = []
         self.summaries = ()
 
+    @classmethod
+    def at_contract_choice(
+        cls,
+        rules: Rules,
+        hands: Sequence[int],
+        *,
+        king: int,
+        kingdom: int = 0,
+        played: Sequence[Contract] = (),
+        totals: Sequence[int] = (0, 0, 0, 0),
+        tiebreak_deal: bool = False,
+    ) -> Match:
+        """A match in the middle: ``king`` is about to name a contract for ``hands``.
+
+        For searches and simulations that rebuild a position from what a seat knows; earlier deals
+        are not kept (their totals are).
+        """
+        if not 0 <= king <= 3:
+            raise ValueError(f"king must be a seat from 0 to 3, not {king!r}")
+        m = cls(rules, hands)
+        m.king = king
+        m.kingdom = kingdom
+        m.kingdoms_total = max(rules.kingdoms, kingdom + 1)
+        m.played = [Contract(c) for c in played]
+        m.totals = [int(t) for t in totals]
+        m.tiebreak_deal = tiebreak_deal
+        return m
+
     # -- queries ------------------------------------------------------------------------------------
 
     @property

@@ -135,15 +135,20 @@ def match_from_view(v: View, dealt: Hands) -> Match:
     if v.seat is None:
         raise ValueError("a world is rebuilt for a seat, not for a spectator")
     rules = v.rules
-    m = Match(rules, dealt)
-    # Put the king, the contracts already played and the totals in place (Match has no constructor
-    # for a position in the middle of a match).
-    m.king = v.king
-    m.kingdom = v.kingdom
-    m.tiebreak_deal = v.tiebreak_deal
-    m.totals = list(v.totals)
-    if not v.tiebreak_deal:
-        m.played = [c for c in rules.contracts if c not in v.available_contracts and c is not v.contract]
+    played = (
+        ()
+        if v.tiebreak_deal
+        else [c for c in rules.contracts if c not in v.available_contracts and c is not v.contract]
+    )
+    m = Match.at_contract_choice(
+        rules,
+        dealt,
+        king=v.king,
+        kingdom=v.kingdom,
+        played=played,
+        totals=v.totals,
+        tiebreak_deal=v.tiebreak_deal,
+    )
     if v.contract is None:
         return m
     me = v.seat
