@@ -42,11 +42,17 @@ class Choice:
     label: str
 
 
+def _choice_order(a: int) -> tuple[int, int]:
+    if A.is_card(a):
+        return (a // 13, -a)
+    return (9, A.NUM_ACTIONS if a == A.NO_DOUBLE else a)  # "no double" after every double
+
+
 def choices(v: View, g: Glyphs) -> list[Choice]:
     """The options the arrow keys move over: legal cards in play, otherwise the decision's answers."""
     out = []
     # cards in the order the hand is drawn: by suit, high to low, so the arrows move left and right
-    for a in sorted(v.legal_actions, key=lambda a: (a // 13, -a) if A.is_card(a) else (9, a)):
+    for a in sorted(v.legal_actions, key=_choice_order):
         if A.is_card(a):
             out.append(Choice(a, g.card(a)))
         elif a == A.PASS:

@@ -221,7 +221,9 @@ export function mountTable(root, code) {
     const v = st.view;
     if (st.seat === null || v.turn !== st.seat || st.pending) return "";
     if (v.phase === "choose_contract") {
-      const buttons = v.legal_actions.map((a) => {
+      // the doubles first (one card, then several), "no double" last
+      const answers = [...v.legal_actions.filter((a) => a !== "no double"), "no double"];
+      const buttons = answers.map((a) => {
         const id = a.replace(/^contract /, "");
         return `<button class="choice" data-action="${a}"><b>${escapeHtml(contractName(id))}</b><small>${escapeHtml(contractHint(id))}</small></button>`;
       }).join("");
