@@ -7,6 +7,7 @@ import pytest
 from opentrix import actions as A
 from opentrix.bots import LEVELS, BasicBot, StrongBot, bot_names, make_bot
 from opentrix.bots.cheat import CheatBot
+from opentrix.cards import QUEENS as QUEEN_MASK
 from opentrix.cards import CardSet, parse_card
 from opentrix.contracts import Contract
 from opentrix.deal import Phase
@@ -279,6 +280,76 @@ def test_soft_hints_from_sensible_play() -> None:
     assert all(not h[1] & know.unlikely[1] for h in trusted)
 
 
+def test_sequential_doubling_passes_over_seats_without_a_doublable_card() -> None:
+    from opentrix.bots.knowledge import Knowledge
+
+    spec = {0: "7H 2S", 1: "QS QH 3S", 2: "QD 4S", 3: "QC 5S KS"}  # the holders are asked in turn
+    m = position("wikipedia", spec, "queens")
+    assert [s for s, _ in m.deals[-1].answers] == [1, 2, 3]  # seat 0 (the king) holds no queen: never asked
+    m2 = position("wikipedia", {0: "7H QS", 1: "QH QD QC"}, "queens")
+    know = Knowledge.from_view(view(m2, 1))
+    assert know.banned[2] & QUEEN_MASK == QUEEN_MASK  # passed over: no queen
+    assert know.banned[3] & QUEEN_MASK == QUEEN_MASK
+    assert not know.banned[0] & QUEEN_MASK  # the king was asked: he holds one
+
+
+def _basic_deal(preset: str, contract: str, seed: str) -> Match:
+    m = Match(Rules.preset(preset), seed=seed)
+    m.apply(A.choose(contract))
+    return m
+
+
+def test_the_true_deal_explains_every_rule_of_thumb_decision() -> None:
+    from opentrix.bots.knowledge import Fit, Knowledge
+
+    checked = 0
+    for preset, contract in [
+        ("classic", "king_of_hearts"),
+        ("classic", "queens"),
+        ("wikipedia", "diamonds"),
+        ("denexa", "trix"),
+        ("classic", "ltoosh"),
+    ]:
+        m = _basic_deal(preset, contract, f"fit-{preset}-{contract}")
+        bots = [make_bot("basic", seed=s) for s in range(4)]
+        while m.phase in (Phase.CLAIM, Phase.DOUBLE, Phase.PLAY):
+            seat = m.turn
+            assert seat is not None and m.deal is not None
+            if m.phase == Phase.PLAY:
+                fit = Fit(Knowledge.from_view(view(m, seat)))
+                for s in range(4):
+                    if s != seat:
+                        assert fit.misfits(s, m.deal.hands[s]) == 0, (preset, contract, s)
+                        checked += 1
+            m.apply(bots[seat].act(view(m, seat), m.legal_actions()))
+    assert checked > 300
+
+
+def test_the_posterior_places_hidden_cards_better_than_uniform_draws() -> None:
+    import random
+
+    from opentrix.bots.knowledge import Knowledge, Posterior
+
+    rng = random.Random(3)
+    right = {"posterior": 0, "uniform": 0}
+    for game, contract in enumerate(["king_of_hearts", "queens", "diamonds", "ltoosh"]):
+        m = _basic_deal("classic", contract, f"posterior-{game}")
+        bots = [make_bot("basic", seed=s) for s in range(4)]
+        while m.phase in (Phase.CLAIM, Phase.DOUBLE, Phase.PLAY):
+            seat = m.turn
+            assert seat is not None and m.deal is not None
+            if m.phase == Phase.PLAY and len(m.deal.trick) == 0 and m.deal.hands[seat].bit_count() in (9, 6):
+                know = Knowledge.from_view(view(m, seat))
+                truth = m.deal.hands
+                chain = Posterior(know, rng)
+                for _ in range(16):
+                    drawn = {"posterior": chain.draw(), "uniform": know.sample(rng, inference=False)}
+                    for how, hands in drawn.items():
+                        right[how] += sum((hands[s] & truth[s]).bit_count() for s in range(4) if s != seat)
+            m.apply(bots[seat].act(view(m, seat), m.legal_actions()))
+    assert right["posterior"] > 1.2 * right["uniform"], right
+
+
 # -- no table bot can see hidden cards ----------------------------------------------------------------
 
 
@@ -298,7 +369,7 @@ def _reshuffled(m: Match, seat: int, seed: int) -> Match:
     dealt = [hands[s] | know.played[s] for s in range(4)]
     other = Match(m.rules, dealt)
     other.apply(A.choose(Contract(deal.contract)))
-    # Who was asked about doubling depends on who holds the cards; what was doubled is public.
+    # Which cards were doubled is public: the holders of the others decline.
     while other.phase in (Phase.CLAIM, Phase.DOUBLE):
         turn = other.turn
         assert turn is not None
@@ -325,10 +396,14 @@ def test_decisions_depend_only_on_the_view(name: str, preset: str) -> None:
             assert seat is not None
             legal = m.legal_actions()
             if m.phase == Phase.PLAY and step % 5 == 2 and len(legal) > 1:
-                twin = _reshuffled(m, seat, step)
+                # Who was asked about doubling shows who holds a doublable card: redraw until the views agree.
+                twin = next(
+                    t
+                    for t in (_reshuffled(m, seat, step + 1000 * i) for i in range(200))
+                    if view(t, seat) == view(m, seat)
+                )
                 assert twin.deal is not None and m.deal is not None
                 assert twin.deal.hands != m.deal.hands or step > 40  # hidden cards really moved
-                assert view(twin, seat) == view(m, seat)
                 a = quick_strong(step) if name == "strong" else BasicBot(seed=step)
                 b = quick_strong(step) if name == "strong" else BasicBot(seed=step)
                 assert a.act(view(m, seat), legal) == b.act(view(twin, seat), twin.legal_actions())

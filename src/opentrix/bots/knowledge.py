@@ -1,27 +1,43 @@
 """What one seat can infer about the hidden hands from its view, and deals sampled to match it.
 
-Hard facts only: cards seen played, a suit a seat failed to follow (a void), a Trix pass (the seat held
-none of the cards placeable at that moment), a heart led under the hearts-lead ban (nothing but hearts
-left), a failure to discard K♥ when the rule forces it, and doubled cards shown with their holders.
+Hard facts: cards seen played, a suit a seat failed to follow (a void), a Trix pass (the seat held none
+of the cards placeable at that moment), a heart led under the hearts-lead ban (nothing but hearts left),
+a failure to discard K♥ when the rule forces it, doubled cards shown with their holders, and a seat
+passed over in sequential doubling (it holds no doublable card). Beyond them, ``Posterior`` draws deals
+in proportion to how well they explain every card the others played and every doubling answer, replayed
+under the shared rules of thumb (``Fit``).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 
 from .. import actions as A
 from ..cards import HEARTS, JACKS, KING_OF_HEARTS, QUEENS, SUIT_MASKS, cards_of
 from ..contracts import Contract
-from ..deal import Deal
+from ..deal import DOUBLABLE_IN, Deal, Phase
 from ..rules import Rules
 from ..view import View
-from .policy import BELOW, FULL
+from .policy import BELOW, FULL, costs_for, place_trix, play_trick_card, wants_double
 from .simulate import drive_prelude
 
 _KOH = Contract.KING_OF_HEARTS
 _COMPLEX = Contract.COMPLEX
 _PENALTY_CARDS = {int(_KOH): KING_OF_HEARTS, int(Contract.QUEENS): QUEENS}
+
+
+@dataclass(slots=True)
+class Seen:
+    """One card another seat played, kept to replay it under the rules of thumb on a sampled deal."""
+
+    seat: int
+    card: int
+    trick: tuple[int, ...]  # the cards already on the table (trick contracts)
+    gone: int  # every card played before it
+    playable: int = 0  # Trix: the cards that could be placed at that moment
+    later: int = 0  # the cards this seat played from here on: its hand then is its hand now plus these
 
 
 @dataclass
@@ -40,6 +56,8 @@ class Knowledge:
     fixed: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards known to be in a hand
     doubled: int = 0
     plays: list[int] = field(default_factory=list)
+    seen: list[Seen] = field(default_factory=list)  # the other seats' past card decisions, to replay
+    answers: dict[int, int] = field(default_factory=dict)  # other seats' doubling answers seen
 
     @property
     def gone(self) -> int:
@@ -59,6 +77,10 @@ class Knowledge:
         for holder, card in v.doubled:
             k.doubled |= 1 << card
             k.fixed[holder] |= 1 << card
+        for s, cards in v.doubling_answers:
+            if s != k.seat:
+                k.answers[s] = int(cards)
+        k._read_askers(v)
         if contract == int(Contract.TRIX):
             k._read_trix(v)
         elif contract >= 0:
@@ -68,11 +90,36 @@ class Knowledge:
             k.fixed[s] &= ~gone
             k.banned[s] &= ~gone
             k.unlikely[s] &= ~gone & ~k.fixed[s] & ~k.banned[s]
+        later = [0, 0, 0, 0]
+        for d in reversed(k.seen):
+            if d.card >= 0:
+                later[d.seat] |= 1 << d.card
+            d.later = later[d.seat]
         me = k.seat
         k.banned[me] = 0
         k.fixed[me] = 0
         k.unlikely[me] = 0
         return k
+
+    def _read_askers(self, v: View) -> None:
+        """Sequential doubling asks only the holders of a doublable card: a seat passed over holds none."""
+        doublable = self.doublable
+        if not doublable or v.rules.doubling_reveal != "sequential" or v.phase == Phase.CLAIM:
+            return
+        king = self.king
+        mine = (self.seat - king) % 4
+        for s in range(4):
+            if s == self.seat or s in self.answers:
+                continue
+            if v.phase != Phase.DOUBLE or (s - king) % 4 < mine:
+                self.banned[s] |= doublable
+
+    @property
+    def doublable(self) -> int:
+        """The cards that may be doubled in this deal (0 when doubling is off)."""
+        if self.contract < 0 or not self.rules.doubling:
+            return 0
+        return DOUBLABLE_IN.get(self.contract, 0)
 
     def _read_tricks(self, v: View) -> None:
         rules = self.rules
@@ -81,9 +128,15 @@ class Knowledge:
         penalties = _PENALTY_CARDS.get(self.contract, 0)
         lead_suit = 0
         win = 0
+        trick: list[int] = []
         for i, (seat, card) in enumerate(v.plays):
             self.plays.append(card)
             bit = 1 << card
+            if i % 4 == 0:
+                trick = []
+            if seat != self.seat:
+                self.seen.append(Seen(seat, card, tuple(trick), self.gone))
+            trick.append(card)
             if i % 4 == 0:
                 lead_suit = SUIT_MASKS[card // 13]
                 win = card
@@ -106,6 +159,8 @@ class Knowledge:
         playable = JACKS
         for seat, action in v.plays:
             self.plays.append(action)
+            if seat != self.seat and action != A.PASS:
+                self.seen.append(Seen(seat, action, (), self.gone, playable))
             if action == A.PASS:
                 self.banned[seat] |= playable  # held nothing that could be placed
                 continue
@@ -243,3 +298,163 @@ def _assign_exact(
         if card is not None:
             got[s] |= 1 << card
     return got
+
+
+# -- how well a sampled deal explains what the others did --------------------------------------------
+
+
+class Fit:
+    """Counts, per seat, the decisions a sampled deal fails to explain under the rules of thumb.
+
+    A seat's hand when it played a card is its sampled hand now plus the cards it played since, so each
+    past play (and each doubling answer) can be replayed with the shared policy: a deal under which a
+    seat would have played otherwise is a less likely deal. Deterministic and on card-set ints.
+    """
+
+    def __init__(self, know: Knowledge) -> None:
+        self.know = know
+        rules = know.rules
+        contract = know.contract
+        self.trix = contract == int(Contract.TRIX)
+        self.ban = rules.hearts_lead_ban and contract == _KOH
+        self.discard_king = rules.king_must_be_discarded and contract in (_KOH, _COMPLEX)
+        self.by_seat: list[list[Seen]] = [[], [], [], []]
+        for d in know.seen:
+            self.by_seat[d.seat].append(d)
+        for plays in self.by_seat:
+            plays.sort(key=lambda d: not d.trick)  # leads cost most to replay: check them last
+        self.costs = [
+            costs_for(rules, contract, know.doubled, know.doubled & (know.fixed[s] | know.played[s])) for s in range(4)
+        ]
+        self.doublable = know.doublable
+        self.sequential = rules.doubling_reveal == "sequential"
+
+    @property
+    def informative(self) -> bool:
+        return bool(self.know.seen) or bool(self.doublable and self.know.answers)
+
+    def misfits(self, seat: int, hand: int, stop: float = math.inf) -> int:
+        """How many of ``seat``'s decisions seen so far its rules of thumb would not have taken with ``hand``.
+
+        Counting stops once it reaches ``stop`` (the caller only needs to know it is that bad).
+        """
+        know = self.know
+        n = 0
+        answer = know.answers.get(seat)
+        if answer is not None and self.doublable:
+            dealt = hand | know.played[seat]
+            want = 0
+            for c in cards_of(dealt & self.doublable):
+                if wants_double(know.rules, know.contract, dealt, c):
+                    want |= 1 << c
+            if want != answer:
+                n += 1
+            if self.sequential and not dealt & self.doublable:
+                n += 3  # it was asked, so it held a doublable card
+        if self.trix:
+            for d in self.by_seat[seat]:
+                h = hand | d.later
+                legal = h & d.playable
+                if legal & (legal - 1) and place_trix(h, legal, d.gone) != d.card:
+                    n += 1
+                    if n >= stop:
+                        return n
+            return n
+        k = self.costs[seat]
+        for d in self.by_seat[seat]:
+            h = hand | d.later
+            trick = d.trick
+            if trick:
+                legal = h & SUIT_MASKS[trick[0] // 13]
+                if not legal:
+                    legal = KING_OF_HEARTS if self.discard_king and h & KING_OF_HEARTS else h
+            elif self.ban and h & ~HEARTS:
+                legal = h & ~HEARTS
+            else:
+                legal = h
+            if legal & (legal - 1) and play_trick_card(k, h, legal, list(trick), d.gone) != d.card:
+                n += 1
+                if n >= stop:
+                    return n
+        return n
+
+
+class Posterior:
+    """Deals drawn in proportion to how well they explain the others' play (Metropolis chains).
+
+    Each explained decision weighs 1 and each unexplained one ``eps``, on top of the hard facts. A chain
+    moves by swapping two hidden cards between two other seats (a symmetric proposal, so the uniform
+    prior over consistent deals is kept) and yields every ``thin``-th state; ``chains`` independent
+    chains, used in turn, keep one early wrong guess from dominating every draw.
+    """
+
+    def __init__(
+        self,
+        know: Knowledge,
+        rng: random.Random,
+        eps: float = 0.05,
+        thin: int = 6,
+        burn: int = 60,
+        trust: float = 0.9,
+        chains: int = 1,
+    ) -> None:
+        self.know = know
+        self.rng = rng
+        self.fit = Fit(know)
+        self.eps = eps
+        self.log_eps = math.log(eps) if eps < 1.0 else 0.0
+        self.thin = thin
+        self.burn = burn
+        self.trust = trust
+        self.others = [s for s in range(4) if s != know.seat]
+        self.allowed = [FULL & ~know.banned[s] for s in range(4)]
+        self.states: list[tuple[list[int], list[int]]] = []
+        self.chains = chains
+        self.turn = 0
+
+    def draw(self) -> list[int]:
+        i = self.turn % self.chains
+        self.turn += 1
+        if i == len(self.states):
+            hands = self.know.sample(self.rng, True, self.trust)
+            bad = [self.fit.misfits(s, hands[s]) if s != self.know.seat else 0 for s in range(4)]
+            self.states.append((hands, bad))
+            steps = self.burn
+        else:
+            steps = self.thin
+        hands, bad = self.states[i]
+        for _ in range(steps):
+            self._step(hands, bad)
+        return list(hands)
+
+    def _step(self, hands: list[int], bad: list[int]) -> None:
+        rng = self.rng
+        know = self.know
+        s, t = rng.sample(self.others, 2)
+        hs, ht = hands[s], hands[t]
+        ms, mt = hs & ~know.fixed[s], ht & ~know.fixed[t]
+        if not ms or not mt:
+            return
+        x = _random_card(rng, ms)
+        y = _random_card(rng, mt)
+        if not (self.allowed[t] >> x & 1 and self.allowed[s] >> y & 1):
+            return
+        swap = (1 << x) | (1 << y)
+        ns, nt = hs ^ swap, ht ^ swap
+        # Accept when eps**worse > u, i.e. worse < log(u) / log(eps): stop counting beyond that.
+        u = rng.random()
+        room = math.log(u) / self.log_eps if self.log_eps and u > 0.0 else math.inf
+        stop = bad[s] + bad[t] + room
+        bs = self.fit.misfits(s, ns, stop)
+        if bs >= stop:
+            return
+        bt = self.fit.misfits(t, nt, stop - bs)
+        if bs + bt >= stop:
+            return
+        hands[s], hands[t] = ns, nt
+        bad[s], bad[t] = bs, bt
+
+
+def _random_card(rng: random.Random, mask: int) -> int:
+    cards = cards_of(mask)
+    return cards[rng.randrange(len(cards))]

@@ -20,7 +20,7 @@ from ..deal import DOUBLABLE_IN, Deal, Phase, deal_hands
 from ..rules import Rules
 from ..view import View
 from .base import Bot
-from .knowledge import Knowledge
+from .knowledge import Fit, Knowledge, Posterior
 from .policy import BELOW, costs_for, wants_double
 from .simulate import rollout
 
@@ -58,7 +58,9 @@ class StrongBot(Bot):
     ``samples=None`` searches for the whole budget; ``budget_ms=None`` makes every decision depend only
     on the seed (the arena's default, so runs are reproducible). ``inference=False`` draws the hidden
     hands uniformly, ignoring voids and passes (a yardstick for how much the inference is worth);
-    ``trust`` is the share of samples that also follow the hints of sensible play (``Knowledge.unlikely``).
+    ``trust`` is the share of chains started from deals that also follow the hints of sensible play
+    (``Knowledge.unlikely``). ``eps`` is the weight a deal keeps for each of the others' decisions it fails
+    to explain under the rules of thumb (1 turns the weighting off) and ``thin`` the chain steps per deal.
     """
 
     name = "strong"
@@ -72,6 +74,8 @@ class StrongBot(Bot):
         inference: bool = True,
         trust: float = 0.9,
         min_samples: int = 4,
+        eps: float = 0.05,
+        thin: int = 20,
     ) -> None:
         super().__init__(seed)
         if samples is None and budget_ms is None:
@@ -87,6 +91,12 @@ class StrongBot(Bot):
             raise ValueError(f"trust must be between 0 and 1, not {trust!r}")
         self.trust = trust
         self.min_samples = min_samples
+        if not 0.0 < eps <= 1.0:
+            raise ValueError(f"eps must be above 0 and at most 1, not {eps!r}")
+        if thin < 1:
+            raise ValueError(f"thin must be at least 1, not {thin!r}")
+        self.eps = eps
+        self.thin = thin
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         return self.explain(view, legal)[0]
@@ -96,6 +106,9 @@ class StrongBot(Bot):
             return legal[0], "nothing can be placed: pass" if legal[0] == A.PASS else "the only legal move"
         assert view.seat is not None and view.hand is not None
         know = Knowledge.from_view(view)
+        if self.inference and self.eps < 1.0 and Fit(know).informative:
+            chain = Posterior(know, self.rng, self.eps, self.thin, trust=self.trust)
+            return self.decide(view, know, legal, chain.draw)
         return self.decide(view, know, legal, lambda: know.sample(self.rng, self.inference, self.trust))
 
     def decide(
