@@ -221,16 +221,16 @@ export function mountTable(root, code) {
     const v = st.view;
     if (st.seat === null || v.turn !== st.seat || st.pending) return "";
     if (v.phase === "choose_contract") {
-      // the doubles first (one card, then several), "no double" last
-      const answers = [...v.legal_actions.filter((a) => a !== "no double"), "no double"];
-      const buttons = answers.map((a) => {
+      const buttons = v.legal_actions.map((a) => {
         const id = a.replace(/^contract /, "");
         return `<button class="choice" data-action="${a}"><b>${escapeHtml(contractName(id))}</b><small>${escapeHtml(contractHint(id))}</small></button>`;
       }).join("");
       return `<div class="dialog floating-dialog" id="contract-dialog" role="dialog"><h2>${t("dlg.contract")}</h2><p>${t("dlg.contract.sub")}</p><div class="choices">${buttons}</div></div>`;
     }
     if (v.phase === "double") {
-      const buttons = v.legal_actions.map((a) => {
+      // the doubles first (one card, then several), "no double" last
+      const answers = [...v.legal_actions.filter((a) => a !== "no double"), "no double"];
+      const buttons = answers.map((a) => {
         if (a === "no double") return `<button class="btn secondary" data-action="no double">${t("dlg.nodouble")}</button>`;
         const cards = a.replace(/^double /, "").split(" ").map(cardLabel).join(" + ");
         return `<button class="btn" data-action="${a}">${t("dlg.double.card", { card: cards })}</button>`;
