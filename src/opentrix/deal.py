@@ -12,7 +12,6 @@ from enum import IntEnum
 
 from . import actions as A
 from .cards import (
-    CLUBS,
     DIAMONDS,
     FULL_DECK,
     HEARTS,
@@ -23,7 +22,6 @@ from .cards import (
     SUIT_TABLES,
     Card,
     Suit,
-    card_name,
     cards_of,
 )
 from .contracts import Contract
@@ -670,12 +668,10 @@ def score_deal(deal: Deal) -> tuple[int, int, int, int]:
 
 
 __all__ = [
-    "CLUBS",
     "Deal",
     "Hands",
     "Phase",
     "can_claim_redeal",
-    "card_name",
     "check_hands",
     "deal_hands",
     "score_deal",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import actions as A
-from .cards import cards_of, mask_of, parse_card
+from .cards import cards_of, parse_card
 from .contracts import Contract
 from .deal import Phase
 from .errors import TrixError
@@ -281,4 +281,4 @@ def load(path: str) -> Record:
         return Record.loads(f.read())
 
 
-__all__ = ["FORMAT", "DealRecord", "Record", "RecordError", "load", "mask_of"]
+__all__ = ["FORMAT", "DealRecord", "Record", "RecordError", "load"]
