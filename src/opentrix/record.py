@@ -9,7 +9,7 @@ from typing import Any
 from . import actions as A
 from .cards import cards_of, parse_card
 from .contracts import Contract
-from .deal import Phase
+from .deal import DOUBLABLE_IN, Phase
 from .errors import TrixError
 from .match import Match
 from .rules import Rules, RulesError
@@ -261,7 +261,7 @@ def _replay_deal(match: Match, i: int, dr: DealRecord) -> None:
             if not match.rules.doubling:
                 raise RecordError("doubling is off in these rules, yet cards are doubled", i)
             for c in cards_of(dr.doubled):
-                if c not in A.DOUBLABLE or deal.phase != Phase.DOUBLE or not deal._doublable() >> c & 1:
+                if deal.phase != Phase.DOUBLE or not DOUBLABLE_IN.get(deal.contract, 0) >> c & 1:
                     raise RecordError(f"{A.to_str(c)} may not be doubled in {dr.contract.id}", i)
         while deal.phase == Phase.DOUBLE:
             match.apply(A.double_mask(deal.hands[deal.turn] & dr.doubled))
