@@ -225,7 +225,7 @@ class Knowledge:
                 return hands
         if not strict:
             return None
-        got = _assign_exact(rng, cards, others, allowed, need)
+        got = assign_exact(rng, cards, others, allowed, need)
         for s in others:
             hands[s] |= got[s]
         return hands
@@ -269,7 +269,7 @@ def _try_assign(
     return got
 
 
-def _assign_exact(
+def assign_exact(
     rng: random.Random, cards: list[int], others: list[int], allowed: dict[int, int], need: list[int]
 ) -> dict[int, int]:
     """A consistent assignment by augmenting paths (bipartite matching of cards to hand slots)."""

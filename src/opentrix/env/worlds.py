@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from .. import actions as A
+from ..bots.knowledge import assign_exact
 from ..cards import FULL_DECK, cards_of
 from ..contracts import Contract
 from ..deal import Hands, Phase
@@ -96,32 +97,19 @@ def _deal_constrained(
 
 
 def _match_exactly(cards: list[int], allowed: dict[int, list[int]], need: list[int], rng: random.Random) -> list[int]:
-    slots = [s for s in range(4) for _ in range(need[s])]
-    owner: list[int | None] = [None] * len(slots)  # slot -> card
-    slots_of = {c: [i for i, s in enumerate(slots) if s in allowed[c]] for c in cards}
-
-    def place(c: int, seen: set[int]) -> bool:
-        options = slots_of[c].copy()
-        rng.shuffle(options)
-        for i in options:
-            if i in seen:
-                continue
-            seen.add(i)
-            other = owner[i]
-            if other is None or place(other, seen):
-                owner[i] = c
-                return True
-        return False
-
-    shuffled = cards.copy()
-    rng.shuffle(shuffled)
-    for c in shuffled:
-        if not place(c, set()):
-            raise NoWorld("no deal of the unseen cards fits what is known")
+    """The exact fallback: the bots' bipartite matching of cards to hand slots, shared with them."""
+    others = [s for s in range(4) if need[s]]
+    masks = dict.fromkeys(others, 0)
+    for c, seats in allowed.items():
+        for s in seats:
+            masks[s] |= 1 << c
+    try:
+        got = assign_exact(rng, cards, others, masks, need)
+    except ValueError:
+        raise NoWorld("no deal of the unseen cards fits what is known") from None
     hands = [0, 0, 0, 0]
-    for i, card in enumerate(owner):
-        assert card is not None
-        hands[slots[i]] |= 1 << card
+    for s, h in got.items():
+        hands[s] = h
     return hands
 
 
