@@ -114,7 +114,9 @@ def play_until(page: Page, done: Any, contract: str = "queens", limit: float = 6
 def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServer, device: str) -> None:
     errors: list[str] = []
     page = new_page(browser, DESKTOP if device == "desktop" else PHONE, errors)
-    page.goto(f"{server.base}/?lang=en")
+    # On the desktop the player is the first king (so chooses the contract), on the phone not.
+    king = 0 if device == "desktop" else 1
+    page.goto(f"{server.base}/?lang=en&seed={king_seed(king)}")
     shot(page, f"{device}-01-home")
     page.fill("#name", "Lina")
     for i in range(3):
@@ -145,6 +147,7 @@ def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServ
             shot(page, f"{device}-04-mid-deal")
         page.wait_for_timeout(40 if did else 60)
     assert clicks >= 1
+    assert seen_contract_dialog == (king == 0)
     summary = page.locator("#deal-summary")
     assert summary.locator("tbody tr").count() == 4
     shot(page, f"{device}-05-end-of-deal")

@@ -67,6 +67,9 @@ export function mountHome(root) {
       name: prefs.name || t("you"), rules: prefs.rules, partnership: prefs.partnership,
       kingdoms: prefs.kingdoms, timer: prefs.timer, bots: prefs.bots, start,
     };
+    // ?seed=N on the front page deals a known match (the same cards for everyone who uses it).
+    const seed = new URLSearchParams(location.search).get("seed");
+    if (seed !== null && /^\d+$/.test(seed)) body.seed = Number(seed);
     if (prefs.complex) body.complex = true;
     if (prefs.doubling) body.doubling = prefs.doubling === "on";
     try {
