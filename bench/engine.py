@@ -152,9 +152,11 @@ def run(seconds: float) -> dict[str, Any]:
         "ltoosh_match_deals_per_s": round(rate["ltoosh_match"] or 0),
         "openspiel_hearts_deals_per_s": round(rate["hearts"]) if have_spiel and rate["hearts"] else None,
         "ratio_ltoosh_to_hearts": None,
+        "ratio_ltoosh_match_to_hearts": None,
     }
     if have_spiel and rate["hearts"] and rate["ltoosh"]:
         out["ratio_ltoosh_to_hearts"] = round(rate["ltoosh"] / rate["hearts"], 3)
+        out["ratio_ltoosh_match_to_hearts"] = round((rate["ltoosh_match"] or 0) / rate["hearts"], 3)
     out.update({k: round(v, 3) for k, v in copy_times().items()})
     return out
 
@@ -178,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"OpenSpiel Hearts (C++, evaluate_bots):         {out['openspiel_hearts_deals_per_s']:>8} deals/s")
         print(f"ratio Ltoosh / Hearts:                         {out['ratio_ltoosh_to_hearts']:>8}")
+        print(f"ratio Ltoosh through Match / Hearts:           {out['ratio_ltoosh_match_to_hearts']:>8}")
     print(f"Deal.copy():  {out['deal_copy_us']:.2f} µs")
     print(f"Match.copy(): {out['match_copy_us']:.2f} µs")
     return 0

@@ -171,10 +171,12 @@ class Match:
             deal = self.deals[-1]
             deal.apply(action, seat)
             self.history.append(action)
-            if deal.phase == _DEAL_OVER:
-                self._deal_finished(deal)
-            else:
-                self.phase = deal.phase
+            now = deal.phase
+            if now != phase:  # rarely: the prelude ended, or the deal did
+                if now == _DEAL_OVER:
+                    self._deal_finished(deal)
+                else:
+                    self.phase = now
             return
         if phase == _CHOOSE:
             if seat is not None and seat != self.king:
