@@ -36,7 +36,7 @@ def test_card_numbering_is_suit_times_13_plus_rank() -> None:
 @pytest.mark.parametrize(
     ("text", "name"),
     [("QS", "QS"), ("TD", "TD"), ("10D", "TD"), ("10♦", "TD"), ("K♥", "KH"), ("kh", "KH"), ("a♣", "AC"),
-     (" 2s ", "2S"), ("t♤", "TS"), ("9♡", "9H"), ("J♢", "JD"), ("5♧", "5C")],
+     ("K♥\ufe0f", "KH"), (" 2s ", "2S"), ("t♤", "TS"), ("9♡", "9H"), ("J♢", "JD"), ("5♧", "5C")],
 )  # fmt: skip
 def test_card_strings_accepted_and_written_canonically(text: str, name: str) -> None:
     assert card_name(parse_card(text)) == name

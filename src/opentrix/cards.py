@@ -48,7 +48,7 @@ class Suit(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
-        t = text.strip()
+        t = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
         t = _SYMBOL_TO_LETTER.get(t, t).upper()
         if len(t) != 1 or t not in SUIT_CHARS:
             raise ValueError(f"not a suit: {text!r} (expected one of S H D C or ♠ ♥ ♦ ♣)")
@@ -130,7 +130,7 @@ def parse_card(text: object) -> int:
     hit = _CARD_CACHE.get(text)
     if hit is not None:
         return hit
-    t = text.strip()
+    t = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")  # "K♥️": the emoji/text style selectors
     if len(t) >= 2:
         suit_part = t[-1]
         suit_part = _SYMBOL_TO_LETTER.get(suit_part, suit_part).upper()

@@ -152,7 +152,7 @@ class Record:
                 elif match.phase == Phase.MATCH_OVER:
                     raise RecordError("the match is already over; no further deal can follow", i)
                 elif match.phase != Phase.DEAL_OVER:
-                    raise RecordError("the previous deal is not finished", i - 1)
+                    raise RecordError(f"the deal is not finished, yet deal {i} follows it", i - 1)
                 else:
                     match.start_deal(dr.hands)
             except TrixError as e:

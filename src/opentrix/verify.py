@@ -14,6 +14,8 @@ def verify_text(text: str | bytes) -> dict[str, Any]:
     """``verify --json``'s document for one record."""
     try:
         record = Record.loads(text)
+        if not record.deals:  # stopped before the first deal: nothing played, nothing wrong
+            return _empty(record)
         match = record.replay()
     except RecordError as e:
         e = _earlier_error(text, e)
@@ -65,6 +67,14 @@ def summary(match: Match) -> dict[str, Any]:
     }
     if match.rules.partnership:
         out["team_totals"] = match.team_totals()
+    return out
+
+
+def _empty(record: Record) -> dict[str, Any]:
+    """The summary of a record with no deals yet (a match that has not been dealt)."""
+    out: dict[str, Any] = {"ok": True, "deals": [], "totals": [0, 0, 0, 0], "match_over": False, "winners": []}
+    if record.rules.partnership:
+        out["team_totals"] = [0, 0]
     return out
 
 
