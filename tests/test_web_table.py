@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from opentrix.cards import Card
+from opentrix.contracts import Contract
+from opentrix.deal import can_claim_redeal
 from opentrix.match import Match
 from opentrix.rules import Rules
 from test_server_kit import LiveServer, Player, live_server
@@ -246,6 +249,51 @@ def test_a_reload_mid_deal_resumes_the_table(browser: Browser, server: LiveServe
     # And play goes on after the reload.
     n = len(hand_before)
     play_until(page, lambda: len(hand_cards(page)) < n or page.locator("#deal-summary").count() > 0, contract="trix")
+    assert not errors, errors
+    page.context.close()
+
+
+def wikipedia_seed(want: Callable[[int], bool]) -> int:
+    """A seed (wikipedia rules) whose first king is seat 0 and whose hand for seat 0 passes ``want``."""
+    rules = Rules.preset("wikipedia")
+    for s in range(100_000):
+        m = Match(rules, seed=s)
+        if m.king == 0 and m.pending_hands is not None and want(m.pending_hands[0]):
+            return s
+    raise AssertionError("no such seed")
+
+
+def test_the_doubling_and_redeal_dialogs(browser: Browser, server: LiveServer) -> None:
+    """Wikipedia rules: doubling a queen shows it on the table; a Trix hand with three 2s and the 3
+    of the fourth suit is offered a redeal."""
+    errors: list[str] = []
+    qs = int(Card.QS)
+    t = server.create(
+        name="Lina", rules="wikipedia", bots="random", start=True, seed=wikipedia_seed(lambda h: bool(h >> qs & 1))
+    )
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.click("#contract-dialog [data-action='contract queens']")
+    page.wait_for_selector("#double-dialog")
+    assert page.locator("#double-dialog [data-action='double QS']").count() == 1
+    shot(page, "dialogs-01-doubling")
+    page.click("#double-dialog [data-action='double QS']")
+    page.wait_for_selector("[data-testid=board] .doubled-mark[data-card=QS]")
+    shot(page, "dialogs-02-doubled-queen-shown")
+    page.context.close()
+
+    t = server.create(
+        name="Lina", rules="wikipedia", bots="random", start=True,
+        seed=wikipedia_seed(lambda h: can_claim_redeal(h, Contract.TRIX)),
+    )  # fmt: skip
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.click("#contract-dialog [data-action='contract trix']")
+    page.wait_for_selector("#claim-dialog")
+    shot(page, "dialogs-03-redeal-claim")
+    page.click("#claim-dialog [data-action='claim']")
+    page.wait_for_selector("#deal-summary")  # a thrown-in deal ends at once
+    shot(page, "dialogs-04-thrown-in")
     assert not errors, errors
     page.context.close()
 
