@@ -26,6 +26,7 @@ class Match:
     """The state of a whole match (or a part of one)."""
 
     __slots__ = (
+        "_live",
         "deals",
         "first_king",
         "history",
@@ -58,6 +59,7 @@ class Match:
     totals: list[int]
     phase: int
     winners: list[int]
+    _live: Deal | None  # the deal being played (claims, doubling, cards), else None: the hot path's shortcut
     history: list[int]
     summaries: tuple[DealSummary, ...]
 
@@ -91,6 +93,7 @@ class Match:
         self.pending_hands = first
         self.totals = [0, 0, 0, 0]
         self.phase = _CHOOSE
+        self._live = None
         self.winners = []
         self.history = []
         self.summaries = ()
@@ -151,10 +154,10 @@ class Match:
         return [c for c in self.rules.contracts if c not in self.played]
 
     def legal_actions(self) -> list[int]:
-        phase = self.phase
-        if 0 < phase < _DEAL_OVER:
-            return self.deals[-1].legal_actions()
-        if phase == _CHOOSE:
+        live = self._live
+        if live is not None:
+            return live.legal_actions()
+        if self.phase == _CHOOSE:
             return [A.CONTRACT_BASE + int(c) for c in self.available_contracts()]
         return []
 
@@ -166,18 +169,19 @@ class Match:
 
     def apply(self, action: int, seat: int | None = None) -> None:
         """Apply one action of the seat to act; with ``seat``, check that it is that seat's turn."""
-        phase = self.phase
-        if 0 < phase < _DEAL_OVER:
-            deal = self.deals[-1]
+        deal = self._live
+        if deal is not None:
             deal.apply(action, seat)
             self.history.append(action)
             now = deal.phase
-            if now != phase:  # rarely: the prelude ended, or the deal did
+            if now != self.phase:  # rarely: the prelude ended, or the deal did
                 if now == _DEAL_OVER:
+                    self._live = None
                     self._deal_finished(deal)
                 else:
                     self.phase = now
             return
+        phase = self.phase
         if phase == _CHOOSE:
             if seat is not None and seat != self.king:
                 raise NotYourTurn(f"it is seat {self.king}'s turn (the king names the contract), not seat {seat}'s")
@@ -209,6 +213,7 @@ class Match:
         self.kings.append(self.king)
         self.history.append(action)
         self.phase = deal.phase
+        self._live = deal
 
     def _deal_finished(self, deal: Deal) -> None:
         assert deal.scores is not None
@@ -278,8 +283,9 @@ class Match:
         m.rules = self.rules
         m.seed = self.seed
         deals = self.deals.copy()
-        if deals and deals[-1].phase != _DEAL_OVER:
-            deals[-1] = deals[-1].copy()
+        m._live = None
+        if self._live is not None:
+            m._live = deals[-1] = self._live.copy()
         m.deals = deals
         m.kings = self.kings.copy()
         m.first_king = self.first_king
