@@ -100,26 +100,36 @@ class View:
 
 
 _EMPTY = CardSet(0)
+# Lookups by int (constant tables, faster than calling the enums on the hot path of every observation).
+_PHASES = tuple(Phase)
+_CONTRACTS = tuple(Contract)
+_CHOOSE, _DOUBLE, _PLAY, _DEAL_OVER = Phase.CHOOSE_CONTRACT, Phase.DOUBLE, Phase.PLAY, Phase.DEAL_OVER
+_TRIX = Contract.TRIX
+
+
+def _cards(mask: int) -> CardSet:
+    """A CardSet of a mask the engine produced (already in range, so not checked again)."""
+    return int.__new__(CardSet, mask)
 
 
 def view(match: Match, seat: int | None) -> View:
     """What ``seat`` (0–3, or None for a spectator) may know of ``match`` now."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat <= 3):
         raise ValueError(f"seat must be 0 to 3 or None, not {seat!r}")
-    phase = Phase(match.phase)
+    phase = _PHASES[match.phase]
     turn = match.turn
     deal = match.deals[-1] if match.deals else None
-    in_deal = deal is not None and phase not in (Phase.CHOOSE_CONTRACT,)
+    in_deal = deal is not None and phase != _CHOOSE
     history = match.summaries  # every finished deal, the one just before a contract choice included
-    if phase == Phase.CHOOSE_CONTRACT:
+    if phase == _CHOOSE:
         hands = match.pending_hands
         assert hands is not None
-        hand = CardSet(hands[seat]) if seat is not None else None
+        hand = _cards(hands[seat]) if seat is not None else None
         sizes = (13, 13, 13, 13)
         king = match.king
     else:
         assert deal is not None
-        hand = CardSet(deal.hands[seat]) if seat is not None else None
+        hand = _cards(deal.hands[seat]) if seat is not None else None
         sizes = (
             deal.hands[0].bit_count(),
             deal.hands[1].bit_count(),
@@ -128,25 +138,26 @@ def view(match: Match, seat: int | None) -> View:
         )
         king = deal.king
     if in_deal and deal is not None:
-        contract: Contract | None = Contract(deal.contract)
+        contract: Contract | None = _CONTRACTS[deal.contract]
+        hidden = phase == _DOUBLE and match.rules.doubling_reveal == "hidden"
         doubled_mask = deal.doubled
-        if phase == Phase.DOUBLE and match.rules.doubling_reveal == "hidden":
+        if hidden:
             doubled_mask &= deal.dealt[seat] if seat is not None else 0
-        doubled = tuple((deal.holder_of(c), c) for c in A.DOUBLABLE if doubled_mask >> c & 1)
-        hidden = phase == Phase.DOUBLE and match.rules.doubling_reveal == "hidden"
-        answers = tuple((s, CardSet(m)) for s, m in deal.answers if not hidden or s == seat)
+        doubled = tuple((deal.holder_of(c), c) for c in A.DOUBLABLE if doubled_mask >> c & 1) if doubled_mask else ()
+        answers = tuple((s, _cards(m)) for s, m in deal.answers if not hidden or s == seat)
         plays = tuple(zip(deal.seats, deal.plays, strict=True))
         n_trick = len(deal.trick)
         trick = plays[len(plays) - n_trick :] if n_trick else ()
         last_trick: tuple[tuple[int, int], ...] = ()
         last_winner = None
-        if contract is not Contract.TRIX:
+        if contract is not _TRIX:
             done = len(plays) - n_trick
             if done >= 4:
                 last_trick = plays[done - 4 : done]
-                last_winner = deal.leader if phase == Phase.PLAY else _trick_winner(last_trick)
-        layouts = tuple(deal.layouts) if contract is Contract.TRIX else (None, None, None, None)
-        taken = (CardSet(deal.taken[0]), CardSet(deal.taken[1]), CardSet(deal.taken[2]), CardSet(deal.taken[3]))
+                last_winner = deal.leader if phase == _PLAY else _trick_winner(last_trick)
+        layouts = tuple(deal.layouts) if contract is _TRIX else (None, None, None, None)
+        tk = deal.taken
+        taken = (_cards(tk[0]), _cards(tk[1]), _cards(tk[2]), _cards(tk[3]))
         tricks = (deal.tricks[0], deal.tricks[1], deal.tricks[2], deal.tricks[3])
         out = tuple(deal.out)
         thrown_in = deal.thrown_in
@@ -171,11 +182,9 @@ def view(match: Match, seat: int | None) -> View:
         turn=turn,
         king=king,
         kingdom=match.kingdom,
-        deal_number=len(match.deals) - (0 if phase == Phase.CHOOSE_CONTRACT else 1),
+        deal_number=len(match.deals) - (0 if phase == _CHOOSE else 1),
         tiebreak_deal=match.tiebreak_deal,
-        available_contracts=tuple(
-            c for c in match.available_contracts() if not (phase < Phase.DEAL_OVER and c is contract)
-        ),
+        available_contracts=tuple(c for c in match.available_contracts() if not (phase < _DEAL_OVER and c is contract)),
         contract=contract,
         hand=hand,
         hand_sizes=sizes,
