@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import random
+import socket
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -169,3 +173,35 @@ async def test_acting_out_of_turn_is_refused(server: LiveServer) -> None:
     assert f"it is seat {acting}'s turn" in msg, msg
     await lina.close()
     await omar.close()
+
+
+def _opentrix(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "opentrix.cli", *args], capture_output=True, text=True, timeout=60, env=env
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot use the database 127.0.0.1:1/none"),
+        (["--database", "mysql://someone@somewhere/db"], "an SQLite file or a postgresql:// database"),
+        (["--database", "/proc/no-such-folder/tables.db"], "cannot create the folder for the database"),
+    ],
+)
+@pytest.mark.parametrize("command", [["serve"], ["play", "--no-browser"]])
+def test_a_bad_database_is_one_clear_line(command: list[str], args: list[str], message: str) -> None:
+    done = _opentrix(*command, *args, "--port", "0" if command[0] == "play" else "8799")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr + done.stdout
+
+
+def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = _opentrix("serve", "--port", str(port), "--database", str(tmp_path / "t.db"))
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "choose another --port" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout

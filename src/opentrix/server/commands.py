@@ -33,6 +33,48 @@ def _uvicorn_config(settings: Settings, host: str, port: int, log_level: str):  
     )
 
 
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"opentrix: {message}", err=True)
+    return typer.Exit(1)
+
+
+def preflight(database: str | None, host: str, port: int) -> str:
+    """Check the store and the port before the server starts, so a mistake is one clear line, not a
+    traceback from inside the server; returns the database URL (its schema is brought up to date)."""
+    import socket
+
+    import sqlalchemy as sa
+
+    from .settings import database_url
+    from .storage import Storage
+
+    try:
+        url = database_url(database)
+    except OSError as e:
+        raise _fail(f"cannot create the folder for the database {database!r}: {e.strerror or e}") from None
+    shown = url.split("@")[-1]
+    if not url.startswith(("sqlite:", "postgresql")):
+        raise _fail(f"tables are kept in an SQLite file or a postgresql:// database, not {database!r}")
+    try:
+        store = Storage(url)
+    except (sa.exc.ArgumentError, ImportError) as e:
+        raise _fail(f"not a database URL: {database!r} ({e})") from None
+    try:
+        store.migrate()
+    except Exception as e:  # whatever the driver says: unreachable server, bad password, read-only file
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        raise _fail(f"cannot use the database {shown}: {reason}") from None
+    finally:
+        store.close()
+    if port:
+        with socket.socket() as sock:
+            try:
+                sock.bind((host, port))
+            except OSError as e:
+                raise _fail(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another --port") from None
+    return url
+
+
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0 for every interface)")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
@@ -48,12 +90,10 @@ def serve(
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
     import uvicorn
 
-    from .settings import database_url
-
     if bot_delay < 0 or deal_pause < 0 or grace < 0:
         raise typer.BadParameter("delays are seconds, 0 or more")
+    url = preflight(database, host, port)
     settings = Settings(database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace)
-    url = database_url(database)
     typer.echo(f"opentrix: tables stored in {url.split('@')[-1]}")
     typer.echo(f"opentrix: open http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/ in a browser")
     uvicorn.Server(_uvicorn_config(settings, host, port, log_level)).run()
@@ -74,6 +114,7 @@ def play_web(
 
     from .hub import NewTable
 
+    preflight(database, host, port)
     settings = Settings(database=database, bot_delay=bot_delay)
     config = _uvicorn_config(settings, host, port, "warning")
     server = uvicorn.Server(config)
