@@ -112,6 +112,10 @@ def test_levels_and_names() -> None:
         make_bot("nonsense")
     with pytest.raises(ValueError):
         StrongBot(samples=None, budget_ms=None)
+    with pytest.raises(ValueError, match="chains"):
+        StrongBot(chains=0)
+    with pytest.raises(ValueError, match="burn"):
+        StrongBot(burn=-1)
 
 
 def test_basic_is_deterministic_given_its_seed() -> None:
@@ -348,6 +352,32 @@ def test_the_posterior_places_hidden_cards_better_than_uniform_draws() -> None:
                         right[how] += sum((hands[s] & truth[s]).bit_count() for s in range(4) if s != seat)
             m.apply(bots[seat].act(view(m, seat), m.legal_actions()))
     assert right["posterior"] > 1.2 * right["uniform"], right
+
+
+def test_the_strong_bots_chains_mostly_draw_deals_that_explain_every_play() -> None:
+    import random
+
+    from opentrix.bots.knowledge import Fit, Knowledge, Posterior
+
+    bot = StrongBot(seed=1)
+    explained = drawn = 0
+    for game, contract in enumerate(["queens", "ltoosh"]):
+        m = _basic_deal("classic", contract, f"chains-{game}")
+        bots = [make_bot("basic", seed=s) for s in range(4)]
+        while m.phase in (Phase.CLAIM, Phase.DOUBLE, Phase.PLAY):
+            seat = m.turn
+            assert seat is not None and m.deal is not None
+            if m.phase == Phase.PLAY and len(m.deal.trick) == 1 and m.deal.hands[seat].bit_count() in (10, 6):
+                know = Knowledge.from_view(view(m, seat))
+                fit = Fit(know)
+                chain = Posterior(know, random.Random(game), bot.eps, bot.thin, bot.burn, bot.trust, bot.chains)
+                for _ in range(16):
+                    hands = chain.draw()
+                    explained += all(fit.misfits(s, hands[s]) == 0 for s in range(4) if s != seat)
+                    drawn += 1
+            m.apply(bots[seat].act(view(m, seat), m.legal_actions()))
+    assert drawn >= 64
+    assert explained >= 0.8 * drawn, (explained, drawn)
 
 
 # -- no table bot can see hidden cards ----------------------------------------------------------------

@@ -60,7 +60,8 @@ class StrongBot(Bot):
     hands uniformly, ignoring voids and passes (a yardstick for how much the inference is worth);
     ``trust`` is the share of chains started from deals that also follow the hints of sensible play
     (``Knowledge.unlikely``). ``eps`` is the weight a deal keeps for each of the others' decisions it fails
-    to explain under the rules of thumb (1 turns the weighting off) and ``thin`` the chain steps per deal.
+    to explain under the rules of thumb (1 turns the weighting off); ``chains`` independent Metropolis
+    chains, each ``burn`` steps from its start, are drawn from in turn, ``thin`` steps per deal.
     """
 
     name = "strong"
@@ -74,8 +75,10 @@ class StrongBot(Bot):
         inference: bool = True,
         trust: float = 0.9,
         min_samples: int = 4,
-        eps: float = 0.05,
-        thin: int = 20,
+        eps: float = 0.0001,
+        thin: int = 40,
+        chains: int = 8,
+        burn: int = 300,
     ) -> None:
         super().__init__(seed)
         if samples is None and budget_ms is None:
@@ -95,8 +98,14 @@ class StrongBot(Bot):
             raise ValueError(f"eps must be above 0 and at most 1, not {eps!r}")
         if thin < 1:
             raise ValueError(f"thin must be at least 1, not {thin!r}")
+        if chains < 1:
+            raise ValueError(f"chains must be at least 1, not {chains!r}")
+        if burn < 0:
+            raise ValueError(f"burn must be at least 0, not {burn!r}")
         self.eps = eps
         self.thin = thin
+        self.chains = chains
+        self.burn = burn
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         return self.explain(view, legal)[0]
@@ -107,7 +116,7 @@ class StrongBot(Bot):
         assert view.seat is not None and view.hand is not None
         know = Knowledge.from_view(view)
         if self.inference and self.eps < 1.0 and Fit(know).informative:
-            chain = Posterior(know, self.rng, self.eps, self.thin, trust=self.trust)
+            chain = Posterior(know, self.rng, self.eps, self.thin, self.burn, self.trust, self.chains)
             return self.decide(view, know, legal, chain.draw)
         return self.decide(view, know, legal, lambda: know.sample(self.rng, self.inference, self.trust))
 

@@ -1,0 +1,158 @@
+"""How much of the gap between uniform sampling and the cheat the strong bot's inference closes, paired.
+
+    python bench/inference.py [--deals 200] [--seed 7] [--jobs 1] [--bots strong,strong-uniform,cheat]
+
+Every candidate plays the same duplicate deals against the same seeded ``basic`` opponents as in
+``opentrix arena --bots CANDIDATE,basic --contracts king_of_hearts,queens,diamonds,ltoosh``, so the
+per-deal differences of the three runs can be paired. The gap share is
+
+    (strong - uniform) / (cheat - uniform)
+
+over the same deals, with a 95% interval from a paired bootstrap over deals (and the delta method for
+comparison). The first bot is the one being measured, the second the uniform yardstick, the third the
+cheat. Per-deal results are cached in ``--cache`` (one file per bot label, seed and contract list; a
+temporary folder by default), so a longer run only plays the deals that are missing and the yardsticks
+are played once. The cache knows labels, not code: after changing a bot, use ``--fresh`` or a new folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from opentrix.arena.duplicate import Unit, UnitResult, play_unit
+from opentrix.arena.runner import ArenaConfig, run
+from opentrix.arena.spec import parse_spec
+from opentrix.arena.stats import mean_ci, percentile
+from opentrix.contracts import Contract
+from opentrix.rules import Rules
+
+NEGATIVES = "king_of_hearts,queens,diamonds,ltoosh"
+
+
+def _cache_file(cache: Path, label: str, seed: int, contracts: str, rules: str) -> Path:
+    safe = label.replace(":", "_").replace("=", "-").replace("/", "_")
+    return cache / f"{rules}-{contracts.replace(',', '+')}-seed{seed}-{safe}.json"
+
+
+def results_for(
+    label: str, deals: int, seed: int, contracts: str, rules_name: str, jobs: int, cache: Path, fresh: bool
+) -> dict[int, dict]:
+    """Per-deal results for one candidate (index -> diff and move times), played where not cached."""
+    path = _cache_file(cache, label, seed, contracts, rules_name)
+    have: dict[int, dict] = {}
+    if path.exists() and not fresh:
+        have = {int(k): v for k, v in json.loads(path.read_text()).items()}
+    missing = [i for i in range(deals) if i not in have]
+    if missing:
+        rules = Rules.preset(rules_name)
+        cs = [Contract.parse(c) for c in contracts.split(",")]
+        config = ArenaConfig(parse_spec(label), parse_spec("basic"), rules, deals, seed, jobs, cs)
+        units = [u for u in config.plan() if u.index in set(missing)]
+        t0 = time.perf_counter()
+        got = _play(config, units, label)
+        for r in got:
+            have[r.index] = {"diff": r.diff, "contract": r.contract, "ms": r.candidate_ms}
+        print(f"{label}: played {len(units)} deals in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        cache.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({str(k): v for k, v in sorted(have.items())}))
+    return {i: have[i] for i in range(deals)}
+
+
+def _play(config: ArenaConfig, units: list[Unit], label: str) -> list[UnitResult]:
+    if config.jobs <= 1:
+        out = []
+        for n, u in enumerate(units, 1):
+            out.append(play_unit(u))
+            if n % 20 == 0:
+                print(f"  {label}: {n}/{len(units)}", file=sys.stderr)
+        return out
+    # The pool path of the arena, on just these units.
+    sub = ArenaConfig(config.candidate, config.baseline, config.rules, config.units, config.seed, config.jobs)
+    sub.plan = lambda: units  # type: ignore[method-assign]
+    return run(sub).results
+
+
+def share(s: list[float], u: list[float], c: list[float]) -> float:
+    ms, mu, mc = statistics.fmean(s), statistics.fmean(u), statistics.fmean(c)
+    return (ms - mu) / (mc - mu)
+
+
+def bootstrap(s: list[float], u: list[float], c: list[float], reps: int, rng: random.Random) -> tuple[float, float]:
+    n = len(s)
+    vals = []
+    for _ in range(reps):
+        idx = [rng.randrange(n) for _ in range(n)]
+        vals.append(share([s[i] for i in idx], [u[i] for i in idx], [c[i] for i in idx]))
+    vals.sort()
+    return vals[int(0.025 * reps)], vals[int(0.975 * reps) - 1]
+
+
+def delta(s: list[float], u: list[float], c: list[float]) -> float:
+    """Half-width of the 95% interval of the ratio by the delta method (paired per deal)."""
+    n = len(s)
+    a = [x - y for x, y in zip(s, u, strict=True)]  # numerator per deal
+    b = [x - y for x, y in zip(c, u, strict=True)]  # denominator per deal
+    ma, mb = statistics.fmean(a), statistics.fmean(b)
+    r = ma / mb
+    resid = [x - r * y for x, y in zip(a, b, strict=True)]
+    var = statistics.variance(resid) / n / mb**2
+    return 1.959964 * math.sqrt(var)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--rules", default="classic")
+    ap.add_argument("--contracts", default=NEGATIVES)
+    ap.add_argument("--bots", default="strong,strong-uniform,cheat", help="measured,uniform,cheat")
+    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "opentrix-inference")
+    ap.add_argument("--fresh", action="store_true", help="replay the measured bot even if cached")
+    ap.add_argument("--reps", type=int, default=4000, help="bootstrap resamples")
+    args = ap.parse_args()
+    labels = [b.strip() for b in args.bots.split(",")]
+    if len(labels) != 3:
+        ap.error("--bots takes three bots: measured,uniform,cheat")
+    res = []
+    for i, label in enumerate(labels):
+        fresh = args.fresh and i == 0
+        res.append(results_for(label, args.deals, args.seed, args.contracts, args.rules, args.jobs, args.cache, fresh))
+    idx = list(range(args.deals))
+    s, u, c = ([r[i]["diff"] for i in idx] for r in res)
+    print(f"{args.deals} deals, seed {args.seed}, {args.rules}, {args.contracts}")
+    for label, r, vals in zip(labels, res, (s, u, c), strict=True):
+        m = mean_ci(vals)
+        ms = [t for i in idx for t in r[i]["ms"]]
+        print(
+            f"  {label:28s} {m['mean']:+7.2f} ± {m['ci95']:.2f}   "
+            f"median {percentile(ms, 50) or 0:6.1f} ms, p95 {percentile(ms, 95) or 0:6.1f} ms ({len(ms)} moves)"
+        )
+    d = mean_ci([x - y for x, y in zip(s, u, strict=True)])
+    g = mean_ci([x - y for x, y in zip(c, u, strict=True)])
+    print(f"  measured - uniform (paired)  {d['mean']:+7.2f} ± {d['ci95']:.2f}")
+    print(f"  cheat - uniform (paired)     {g['mean']:+7.2f} ± {g['ci95']:.2f}")
+    lo, hi = bootstrap(s, u, c, args.reps, random.Random(1))
+    print(
+        f"  gap share {share(s, u, c):.1%}  (bootstrap 95% {lo:.1%} to {hi:.1%}; delta method ± {delta(s, u, c):.1%})"
+    )
+    contracts = sorted({res[0][i]["contract"] for i in idx})
+    for ct in contracts:
+        sel = [i for i in idx if res[0][i]["contract"] == ct]
+        ss, uu, cc = ([v[i] for i in sel] for v in (s, u, c))
+        print(
+            f"    {Contract(ct).id:15s} measured {statistics.fmean(ss):+6.2f} uniform {statistics.fmean(uu):+6.2f} "
+            f"cheat {statistics.fmean(cc):+6.2f}  share {share(ss, uu, cc):.0%}"
+        )
+
+
+if __name__ == "__main__":
+    main()
