@@ -43,14 +43,22 @@ def _cache_file(cache: Path, label: str, seed: int, contracts: str, rules: str) 
 
 
 def results_for(
-    label: str, deals: int, seed: int, contracts: str, rules_name: str, jobs: int, cache: Path, fresh: bool
+    label: str,
+    deals: int,
+    seed: int,
+    contracts: str,
+    rules_name: str,
+    jobs: int,
+    cache: Path,
+    fresh: bool,
+    start: int = 0,
 ) -> dict[int, dict]:
     """Per-deal results for one candidate (index -> diff and move times), played where not cached."""
     path = _cache_file(cache, label, seed, contracts, rules_name)
     have: dict[int, dict] = {}
     if path.exists() and not fresh:
         have = {int(k): v for k, v in json.loads(path.read_text()).items()}
-    missing = [i for i in range(deals) if i not in have]
+    missing = [i for i in range(start, deals) if i not in have]
     if missing:
         rules = Rules.preset(rules_name)
         cs = [Contract.parse(c) for c in contracts.split(",")]
@@ -63,7 +71,7 @@ def results_for(
         print(f"{label}: played {len(units)} deals in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         cache.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({str(k): v for k, v in sorted(have.items())}))
-    return {i: have[i] for i in range(deals)}
+    return {i: have[i] for i in range(start, deals)}
 
 
 def _play(config: ArenaConfig, units: list[Unit], label: str) -> list[UnitResult]:
@@ -111,6 +119,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--start", type=int, default=0, help="only deals from this index on (to split a run)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--contracts", default=NEGATIVES)
@@ -125,10 +134,14 @@ def main() -> None:
     res = []
     for i, label in enumerate(labels):
         fresh = args.fresh and i == 0
-        res.append(results_for(label, args.deals, args.seed, args.contracts, args.rules, args.jobs, args.cache, fresh))
-    idx = list(range(args.deals))
+        res.append(
+            results_for(
+                label, args.deals, args.seed, args.contracts, args.rules, args.jobs, args.cache, fresh, args.start
+            )
+        )
+    idx = list(range(args.start, args.deals))
     s, u, c = ([r[i]["diff"] for i in idx] for r in res)
-    print(f"{args.deals} deals, seed {args.seed}, {args.rules}, {args.contracts}")
+    print(f"deals {args.start} to {args.deals - 1}, seed {args.seed}, {args.rules}, {args.contracts}")
     for label, r, vals in zip(labels, res, (s, u, c), strict=True):
         m = mean_ci(vals)
         ms = [t for i in idx for t in r[i]["ms"]]
@@ -146,8 +159,8 @@ def main() -> None:
     )
     contracts = sorted({res[0][i]["contract"] for i in idx})
     for ct in contracts:
-        sel = [i for i in idx if res[0][i]["contract"] == ct]
-        ss, uu, cc = ([v[i] for i in sel] for v in (s, u, c))
+        sel = [j for j, i in enumerate(idx) if res[0][i]["contract"] == ct]
+        ss, uu, cc = ([v[j] for j in sel] for v in (s, u, c))
         print(
             f"    {Contract(ct).id:15s} measured {statistics.fmean(ss):+6.2f} uniform {statistics.fmean(uu):+6.2f} "
             f"cheat {statistics.fmean(cc):+6.2f}  share {share(ss, uu, cc):.0%}"
