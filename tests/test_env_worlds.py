@@ -8,7 +8,7 @@ import pytest
 
 from opentrix import Contract, Match, Rules, view
 from opentrix.env.knowledge import Knowledge, placeable_after
-from opentrix.env.worlds import contract_total, match_from_view, sample_hands
+from opentrix.env.worlds import contract_total, match_from_view, sample_hands, sample_world
 
 PRESETS = [
     Rules.preset("classic"),
@@ -48,6 +48,7 @@ def test_inferences_are_true_and_worlds_respect_them(rules: Rules) -> None:
         for s in range(4):
             assert know.absent[s] & deal.hands[s] == 0, "a seat holds a card it is said not to hold"
             assert know.played[s] == deal.dealt[s] & ~deal.hands[s]
+            assert not know.holds_one_of[s] or deal.dealt[s] & know.holds_one_of[s]
             inferred += know.absent[s].bit_count()
         dealt = sample_hands(v, rng)
         assert dealt[seat] == deal.dealt[seat]
@@ -57,8 +58,12 @@ def test_inferences_are_true_and_worlds_respect_them(rules: Rules) -> None:
             assert dealt[s] & ~know.played[s] & know.absent[s] == 0
             for holder, card in v.doubled:
                 assert dealt[holder] >> card & 1
-        world = match_from_view(v, dealt)
-        assert view(world, seat).legal_actions == v.legal_actions
+            if know.holds_one_of[s]:
+                assert dealt[s] & know.holds_one_of[s], "an asked seat was dealt no doublable card"
+        for world in (match_from_view(v, dealt), sample_world(v, rng)):
+            w = view(world, seat)
+            assert w.legal_actions == v.legal_actions
+            assert w.doubling_answers == v.doubling_answers  # the same seats asked, the same answers shown
     assert inferred > 0
 
 
@@ -84,3 +89,29 @@ def test_contract_totals_match_engine_scores() -> None:
             seen.add(deal.contract)
             assert sum(deal.scores) == contract_total(rules.points, Contract(deal.contract))
     assert len(seen) >= 4
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: str(r.to_json())[:40])
+def test_the_env_and_the_bots_read_the_same_hard_facts(rules: Rules) -> None:
+    """The RL observations (incremental ``env.knowledge``) and the strong bot's sampler
+    (``bots.knowledge``) each read the public plays; whatever the first deduces a seat lacks, the
+    second must ban too (the bots add only what sequential doubling reveals), so the two cannot drift."""
+    from opentrix.bots.knowledge import Knowledge as BotKnowledge
+
+    checked = 0
+    for m in _walk(rules, seed=11, deals=10):
+        if m.phase not in (1, 2, 3):  # claims, doubling or play: a deal is on
+            continue
+        seat = m.turn
+        assert seat is not None
+        v = view(m, seat)
+        env_facts = Knowledge().update(v)
+        bot_facts = BotKnowledge.from_view(v)
+        gone = bot_facts.gone
+        for s in range(4):
+            if s == seat:
+                continue
+            assert env_facts.played[s] == bot_facts.played[s]
+            assert env_facts.absent[s] & ~gone & ~bot_facts.banned[s] == 0, (s, v.plays)
+            checked += 1
+    assert checked > 100

@@ -3,8 +3,9 @@
 Every seat sees the same plays, so these inferences are public: a seat that did not follow suit is
 void in it; a seat that passed in Trix holds none of the cards that could have been placed then; a
 seat that led a heart under the King of Hearts lead ban holds nothing but hearts; a seat that could
-not follow and kept K♥ back under ``king_must_be_discarded`` does not hold it. Observations, the
-OpenSpiel adapter and world sampling all read the same ``Knowledge``.
+not follow and kept K♥ back under ``king_must_be_discarded`` does not hold it; in ``sequential``
+doubling only the holders of a doublable card are asked, so a seat passed over holds none. Observations,
+the OpenSpiel adapter and world sampling all read the same ``Knowledge``.
 
 ``Knowledge`` is incremental: feeding it the views of one deal in order costs one step per new play,
 which keeps observation building cheap.
@@ -15,6 +16,7 @@ from __future__ import annotations
 from .. import actions as A
 from ..cards import FULL_DECK, HEARTS, JACKS, KING_OF_HEARTS, SUIT_MASKS, Card
 from ..contracts import Contract
+from ..deal import DOUBLABLE_IN, Phase
 from ..view import View
 
 _KH = int(Card.parse("KH"))
@@ -45,7 +47,7 @@ def placeable_after(placed: int) -> int:
 class Knowledge:
     """Per absolute seat: cards played this deal, cards known absent from the hand, suits known void."""
 
-    __slots__ = ("_deal", "_n", "absent", "placeable", "played", "voids")
+    __slots__ = ("_deal", "_n", "absent", "holds_one_of", "placeable", "played", "voids")
 
     def __init__(self) -> None:
         self._deal = -1
@@ -53,6 +55,7 @@ class Knowledge:
         self.played = [0, 0, 0, 0]  # cards each seat has played (or placed) this deal
         self.absent = [0, 0, 0, 0]  # cards each seat is known not to hold now
         self.voids = [0, 0, 0, 0]  # 4-bit suit masks: suits each seat has shown it lacks
+        self.holds_one_of = [0, 0, 0, 0]  # sequential doubling: a seat asked was dealt one of these
         self.placeable = JACKS  # Trix: cards that may be placed now
 
     def reset(self) -> None:
@@ -61,6 +64,7 @@ class Knowledge:
         self.played = [0, 0, 0, 0]
         self.absent = [0, 0, 0, 0]
         self.voids = [0, 0, 0, 0]
+        self.holds_one_of = [0, 0, 0, 0]
         self.placeable = JACKS
 
     def update(self, v: View) -> Knowledge:
@@ -72,15 +76,33 @@ class Knowledge:
             self._deal = v.deal_number
             if v.contract is None:
                 return self
+        contract = int(v.contract)
+        self._passed_over(v, contract)
         if n == self._n:
             return self
-        contract = int(v.contract)
         if contract == _TRIX:
             self._trix(plays)
         else:
             self._tricks(v, contract)
         self._n = n
         return self
+
+    def _passed_over(self, v: View, contract: int) -> None:
+        """Sequential doubling asks the holders of a doublable card in turn from the king: a seat that
+        was not asked (every seat, once the doubling is over) holds none of them, and a seat that
+        answered was dealt at least one."""
+        doublable = DOUBLABLE_IN.get(contract, 0) if v.rules.doubling else 0
+        if not doublable or v.rules.doubling_reveal != "sequential" or v.phase == Phase.CLAIM:
+            return
+        answered = {s for s, _ in v.doubling_answers}
+        king = v.king
+        # While the doubling runs, the seats before the one asked now were passed over or answered.
+        upto = (v.turn - king) % 4 if v.phase == Phase.DOUBLE and v.turn is not None else 4
+        for s in range(4):
+            if s in answered:
+                self.holds_one_of[s] = doublable
+            elif (s - king) % 4 < upto:
+                self.absent[s] |= doublable
 
     def _trix(self, plays: tuple[tuple[int, int], ...]) -> None:
         played = self.played

@@ -2,7 +2,8 @@
 
 A searching bot sees only ``view(match, seat)``. To look ahead it guesses the hidden hands: it deals
 the unseen cards to the other seats so that every public inference holds (hand sizes, doubled cards
-still in their holders' hands, voids, Trix passes, the hearts lead ban; see ``knowledge.py``), then
+still in their holders' hands, voids, Trix passes, the hearts lead ban, who was asked in sequential
+doubling; see ``knowledge.py``), then
 replays the deal's public actions through the engine to reach the same decision. The engine is the
 referee of every world: a guess that would make a past play illegal is rejected by it, never by a
 second copy of the rules.
@@ -25,6 +26,7 @@ from .knowledge import Knowledge
 
 _CLAIM = int(Phase.CLAIM)
 _DOUBLE = int(Phase.DOUBLE)
+_ONE_OF_TRIES = 40  # then ``match_from_view`` rejects the deal and ``sample_world`` tries again
 
 
 class NoWorld(ValueError):
@@ -62,9 +64,14 @@ def sample_hands(v: View, rng: random.Random, know: Knowledge | None = None) -> 
         raise NoWorld(f"{len(cards)} unseen cards for {sum(need)} places")
     others = [s for s in range(4) if s != me]
     allowed = {c: [s for s in others if need[s] and not absent[s] >> c & 1] for c in cards}
-    hands = _deal_constrained(cards, allowed, need, rng)
-    hands[me] = mine
-    dealt = [hands[s] | known[s] | played[s] for s in range(4)]
+    one_of = k.holds_one_of if in_deal else [0, 0, 0, 0]
+    for _ in range(_ONE_OF_TRIES):
+        hands = _deal_constrained(cards, allowed, need, rng)
+        hands[me] = mine
+        dealt = [hands[s] | known[s] | played[s] for s in range(4)]
+        # A seat asked in sequential doubling was dealt a doublable card: redeal until it was.
+        if all(dealt[s] & one_of[s] or not one_of[s] for s in others):
+            break
     return (dealt[0], dealt[1], dealt[2], dealt[3])
 
 
@@ -159,6 +166,8 @@ def match_from_view(v: View, dealt: Hands) -> Match:
         raise NoWorld(f"the engine refused the replay: {e}") from None
     if m.turn != v.turn or m.phase != v.phase:
         raise NoWorld("this world does not reach the same decision")
+    if rules.doubling_reveal == "sequential" and [s for s, _ in deal.answers] != [s for s, _ in v.doubling_answers]:
+        raise NoWorld("in this world other seats would have been asked to double")
     return m
 
 
