@@ -54,6 +54,9 @@ def test_creating_a_table_with_bad_options_says_what_is_wrong(server: LiveServer
         ({"timer": 5000}, "move timer"),
         ({"kingdoms": 3}, "kingdoms must be 1"),
         ({"doubling": "yes"}, "'doubling' must be true or false"),
+        ({"seed": 2**70}, "'seed' must be a whole number from 0 to"),
+        ({"seed": -1}, "'seed' must be a whole number from 0 to"),
+        ({"seed": "7"}, "'seed' must be a whole number"),
         ({"name": ""}, "1 to 40 characters"),
         ([1, 2], "JSON object"),
     ]

@@ -58,6 +58,16 @@ def _opt_int(data: dict[str, Any], key: str, default: int | None) -> int | None:
     raise TableError(f"{key!r} must be a whole number")
 
 
+MAX_SEED = 2**63 - 1  # the store keeps seeds in a signed 64-bit column
+
+
+def _seed(data: dict[str, Any]) -> int | None:
+    seed = _opt_int(data, "seed", None)
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise TableError(f"'seed' must be a whole number from 0 to {MAX_SEED}")
+    return seed
+
+
 def new_table_spec(data: dict[str, Any]) -> NewTable:
     """Read a create-table request: ``{"name", "rules", "doubling", "partnership", "complex", "kingdoms",
     "timer", "bots": [level per seat or for seats 1-3], "seat", "seed", "start"}``."""
@@ -88,7 +98,7 @@ def new_table_spec(data: dict[str, Any]) -> NewTable:
         timer=_opt_int(data, "timer", 0) or 0,
         bots=(levels[0], levels[1], levels[2], levels[3]),
         host_seat=host,
-        seed=_opt_int(data, "seed", None),
+        seed=_seed(data),
         start=bool(data.get("start", False)),
     )
 
