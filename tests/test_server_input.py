@@ -57,6 +57,7 @@ def test_creating_a_table_with_bad_options_says_what_is_wrong(server: LiveServer
         ({"seed": 2**70}, "'seed' must be a whole number from 0 to"),
         ({"seed": -1}, "'seed' must be a whole number from 0 to"),
         ({"seed": "7"}, "'seed' must be a whole number"),
+        ({"start": "yes"}, "'start' must be true or false"),
         ({"name": ""}, "1 to 40 characters"),
         ([1, 2], "JSON object"),
     ]

@@ -99,7 +99,7 @@ def new_table_spec(data: dict[str, Any]) -> NewTable:
         bots=(levels[0], levels[1], levels[2], levels[3]),
         host_seat=host,
         seed=_seed(data),
-        start=bool(data.get("start", False)),
+        start=bool(_opt_bool(data, "start")),
     )
 
 
