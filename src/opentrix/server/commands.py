@@ -68,6 +68,7 @@ def preflight(database: str | None, host: str, port: int) -> str:
         store.close()
     if port:
         with socket.socket() as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no clash
             try:
                 sock.bind((host, port))
             except OSError as e:
