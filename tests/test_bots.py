@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from opentrix import actions as A
@@ -329,6 +331,26 @@ def test_the_true_deal_explains_every_rule_of_thumb_decision() -> None:
     assert checked > 300
 
 
+def _basic_positions(
+    contracts: list[str], tag: str, trick_cards: int, hand_sizes: tuple[int, ...]
+) -> Iterator[tuple[int, Match, int]]:
+    """Classic deals of ``contracts`` played out by four basic bots: (game, match, seat to act) at each
+    card decision with ``trick_cards`` on the table and a hand of one of ``hand_sizes``."""
+    for game, contract in enumerate(contracts):
+        m = _basic_deal("classic", contract, f"{tag}-{game}")
+        bots = [make_bot("basic", seed=s) for s in range(4)]
+        while m.phase in (Phase.CLAIM, Phase.DOUBLE, Phase.PLAY):
+            seat = m.turn
+            assert seat is not None and m.deal is not None
+            if (
+                m.phase == Phase.PLAY
+                and len(m.deal.trick) == trick_cards
+                and m.deal.hands[seat].bit_count() in hand_sizes
+            ):
+                yield game, m, seat
+            m.apply(bots[seat].act(view(m, seat), m.legal_actions()))
+
+
 def test_the_posterior_places_hidden_cards_better_than_uniform_draws() -> None:
     import random
 
@@ -336,21 +358,15 @@ def test_the_posterior_places_hidden_cards_better_than_uniform_draws() -> None:
 
     rng = random.Random(3)
     right = {"posterior": 0, "uniform": 0}
-    for game, contract in enumerate(["king_of_hearts", "queens", "diamonds", "ltoosh"]):
-        m = _basic_deal("classic", contract, f"posterior-{game}")
-        bots = [make_bot("basic", seed=s) for s in range(4)]
-        while m.phase in (Phase.CLAIM, Phase.DOUBLE, Phase.PLAY):
-            seat = m.turn
-            assert seat is not None and m.deal is not None
-            if m.phase == Phase.PLAY and len(m.deal.trick) == 0 and m.deal.hands[seat].bit_count() in (9, 6):
-                know = Knowledge.from_view(view(m, seat))
-                truth = m.deal.hands
-                chain = Posterior(know, rng)
-                for _ in range(16):
-                    drawn = {"posterior": chain.draw(), "uniform": know.sample(rng, inference=False)}
-                    for how, hands in drawn.items():
-                        right[how] += sum((hands[s] & truth[s]).bit_count() for s in range(4) if s != seat)
-            m.apply(bots[seat].act(view(m, seat), m.legal_actions()))
+    contracts = ["king_of_hearts", "queens", "diamonds", "ltoosh"]
+    for _game, m, seat in _basic_positions(contracts, "posterior", trick_cards=0, hand_sizes=(9, 6)):
+        know = Knowledge.from_view(view(m, seat))
+        truth = m.deals[-1].hands
+        chain = Posterior(know, rng)
+        for _ in range(16):
+            drawn = {"posterior": chain.draw(), "uniform": know.sample(rng, inference=False)}
+            for how, hands in drawn.items():
+                right[how] += sum((hands[s] & truth[s]).bit_count() for s in range(4) if s != seat)
     assert right["posterior"] > 1.2 * right["uniform"], right
 
 
@@ -361,21 +377,14 @@ def test_the_strong_bots_chains_mostly_draw_deals_that_explain_every_play() -> N
 
     bot = StrongBot(seed=1)
     explained = drawn = 0
-    for game, contract in enumerate(["queens", "ltoosh"]):
-        m = _basic_deal("classic", contract, f"chains-{game}")
-        bots = [make_bot("basic", seed=s) for s in range(4)]
-        while m.phase in (Phase.CLAIM, Phase.DOUBLE, Phase.PLAY):
-            seat = m.turn
-            assert seat is not None and m.deal is not None
-            if m.phase == Phase.PLAY and len(m.deal.trick) == 1 and m.deal.hands[seat].bit_count() in (10, 6):
-                know = Knowledge.from_view(view(m, seat))
-                fit = Fit(know)
-                chain = Posterior(know, random.Random(game), bot.eps, bot.thin, bot.burn, bot.trust, bot.chains)
-                for _ in range(16):
-                    hands = chain.draw()
-                    explained += all(fit.misfits(s, hands[s]) == 0 for s in range(4) if s != seat)
-                    drawn += 1
-            m.apply(bots[seat].act(view(m, seat), m.legal_actions()))
+    for game, m, seat in _basic_positions(["queens", "ltoosh"], "chains", trick_cards=1, hand_sizes=(10, 6)):
+        know = Knowledge.from_view(view(m, seat))
+        fit = Fit(know)
+        chain = Posterior(know, random.Random(game), bot.eps, bot.thin, bot.burn, bot.trust, bot.chains)
+        for _ in range(16):
+            hands = chain.draw()
+            explained += all(fit.misfits(s, hands[s]) == 0 for s in range(4) if s != seat)
+            drawn += 1
     assert drawn >= 64
     assert explained >= 0.8 * drawn, (explained, drawn)
 
