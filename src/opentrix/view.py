@@ -13,7 +13,7 @@ from typing import Any
 from . import actions as A
 from .cards import CardSet, card_name
 from .contracts import Contract
-from .deal import Phase
+from .deal import DOUBLABLE_IN, Phase
 from .match import Match
 from .rules import Rules
 from .summary import DealSummary
@@ -56,6 +56,25 @@ class View:
     @property
     def to_act(self) -> bool:
         return self.seat is not None and self.seat == self.turn
+
+    @property
+    def doublable(self) -> int:
+        """The cards that may be doubled in this deal (0 when doubling is off or no contract is named)."""
+        if self.contract is None or not self.rules.doubling:
+            return 0
+        return DOUBLABLE_IN.get(int(self.contract), 0)
+
+    @property
+    def passed_over(self) -> tuple[int, ...]:
+        """Seats the ``sequential`` doubling has skipped so far. Only holders of a doublable card are
+        asked, in turn from the king, so each of these holds none (a public fact every seat can read)."""
+        if not self.doublable or self.rules.doubling_reveal != "sequential" or self.phase == Phase.CLAIM:
+            return ()
+        answered = {s for s, _ in self.doubling_answers}
+        king = self.king
+        # While the doubling runs, only the seats before the one asked now have had their chance.
+        upto = (self.turn - king) % 4 if self.phase == Phase.DOUBLE and self.turn is not None else 4
+        return tuple(s for s in range(4) if s not in answered and (s - king) % 4 < upto)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, with record card strings; what the server sends to this seat."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .. import actions as A
 from ..cards import HEARTS, JACKS, KING_OF_HEARTS, QUEENS, SUIT_MASKS, cards_of
 from ..contracts import Contract
-from ..deal import DOUBLABLE_IN, Deal, Phase
+from ..deal import DOUBLABLE_IN, Deal
 from ..rules import Rules
 from ..view import View
 from .policy import BELOW, FULL, costs_for, place_trix, play_trick_card, wants_double
@@ -103,16 +103,8 @@ class Knowledge:
 
     def _read_askers(self, v: View) -> None:
         """Sequential doubling asks only the holders of a doublable card: a seat passed over holds none."""
-        doublable = self.doublable
-        if not doublable or v.rules.doubling_reveal != "sequential" or v.phase == Phase.CLAIM:
-            return
-        king = self.king
-        mine = (self.seat - king) % 4
-        for s in range(4):
-            if s == self.seat or s in self.answers:
-                continue
-            if v.phase != Phase.DOUBLE or (s - king) % 4 < mine:
-                self.banned[s] |= doublable
+        for s in v.passed_over:
+            self.banned[s] |= v.doublable
 
     @property
     def doublable(self) -> int:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from .. import actions as A
 from ..cards import FULL_DECK, HEARTS, JACKS, KING_OF_HEARTS, SUIT_MASKS, Card
 from ..contracts import Contract
-from ..deal import DOUBLABLE_IN, Phase
 from ..view import View
 
 _KH = int(Card.parse("KH"))
@@ -77,7 +76,7 @@ class Knowledge:
             if v.contract is None:
                 return self
         contract = int(v.contract)
-        self._passed_over(v, contract)
+        self._passed_over(v)
         if n == self._n:
             return self
         if contract == _TRIX:
@@ -87,22 +86,16 @@ class Knowledge:
         self._n = n
         return self
 
-    def _passed_over(self, v: View, contract: int) -> None:
-        """Sequential doubling asks the holders of a doublable card in turn from the king: a seat that
-        was not asked (every seat, once the doubling is over) holds none of them, and a seat that
-        answered was dealt at least one."""
-        doublable = DOUBLABLE_IN.get(contract, 0) if v.rules.doubling else 0
-        if not doublable or v.rules.doubling_reveal != "sequential" or v.phase == Phase.CLAIM:
+    def _passed_over(self, v: View) -> None:
+        """Sequential doubling asks the holders of a doublable card in turn from the king: a seat
+        passed over holds none of them, and a seat that answered was dealt at least one."""
+        if v.rules.doubling_reveal != "sequential":
             return
-        answered = {s for s, _ in v.doubling_answers}
-        king = v.king
-        # While the doubling runs, the seats before the one asked now were passed over or answered.
-        upto = (v.turn - king) % 4 if v.phase == Phase.DOUBLE and v.turn is not None else 4
-        for s in range(4):
-            if s in answered:
-                self.holds_one_of[s] = doublable
-            elif (s - king) % 4 < upto:
-                self.absent[s] |= doublable
+        doublable = v.doublable
+        for s in v.passed_over:
+            self.absent[s] |= doublable
+        for s, _ in v.doubling_answers:
+            self.holds_one_of[s] = doublable
 
     def _trix(self, plays: tuple[tuple[int, int], ...]) -> None:
         played = self.played
