@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import socket
 import subprocess
@@ -14,7 +15,7 @@ import httpx
 import pytest
 
 from opentrix import actions as A
-from opentrix.match import Match
+from opentrix.match import MAX_SEED, Match
 from opentrix.rules import Rules
 from opentrix.server.protocol import BadMessage, parse_action, parse_message
 from test_server_kit import LiveServer, Player, live_server
@@ -209,3 +210,15 @@ def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "choose another --port" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("seed", [str(MAX_SEED + 1), "-1"])
+def test_play_refuses_a_seed_no_table_can_keep(seed: str, tmp_path: Path) -> None:
+    """The CLI checks ``--seed`` against the same bound as create-table, before anything starts."""
+    wide = {**os.environ, "COLUMNS": "200"}  # the error box must not wrap the number
+    done = _opentrix("play", "--no-browser", "--seed", seed, "--database", str(tmp_path / "t.db"), env=wide)
+    assert done.returncode == 2
+    assert "Invalid value for '--seed'" in done.stderr, done.stderr
+    if seed != "-1":
+        assert str(MAX_SEED) in done.stderr, done.stderr
+    assert not (tmp_path / "t.db").exists() and "Traceback" not in done.stderr

@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from .match import MAX_SEED
+
 app = typer.Typer(
     name="opentrix",
     help="Trix (Trex): play in the browser or terminal, referee records, measure bots.",
@@ -50,7 +52,7 @@ def play(
     terminal: Annotated[bool, typer.Option("--terminal", help="play in this terminal instead of the browser")] = False,
     rules: Annotated[str, typer.Option(help="rules preset: classic, wikipedia, denexa, online, complex")] = "classic",
     bots: Annotated[str, typer.Option(help="levels of the three opponents, e.g. hard,medium,easy")] = "medium",
-    seed: Annotated[int | None, typer.Option(help="seed for the deals (default: random)", min=0, max=2**63 - 1)] = None,
+    seed: Annotated[int | None, typer.Option(help="seed for the deals (default: random)", min=0, max=MAX_SEED)] = None,
     save: Annotated[Path | None, typer.Option(help="write the match as opentrix-record/1 as it goes")] = None,
     host: Annotated[str, typer.Option(help="address for the local web server")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port for the local web server (0: any free port)")] = 0,

@@ -22,6 +22,11 @@ _DEAL_OVER = int(Phase.DEAL_OVER)
 _MATCH_OVER = int(Phase.MATCH_OVER)
 
 
+# The largest seed a table keeps: the server stores seeds in a signed 64-bit column, and the CLI
+# refuses larger ones up front rather than at the store.
+MAX_SEED = 2**63 - 1
+
+
 class Match:
     """The state of a whole match (or a part of one)."""
 

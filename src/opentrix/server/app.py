@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from ..match import MAX_SEED
 from ..record import Record, RecordError
 from ..rules import PRESETS
 from .hub import Hub, NewTable, clean_name, table_levels
@@ -56,9 +57,6 @@ def _opt_int(data: dict[str, Any], key: str, default: int | None) -> int | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     raise TableError(f"{key!r} must be a whole number")
-
-
-MAX_SEED = 2**63 - 1  # the store keeps seeds in a signed 64-bit column
 
 
 def _seed(data: dict[str, Any]) -> int | None:
