@@ -1,6 +1,7 @@
 """How much of the gap between uniform sampling and the cheat the strong bot's inference closes, paired.
 
     python bench/inference.py [--deals 200] [--seed 7] [--jobs 1] [--bots strong,strong-uniform,cheat]
+                              [--contracts king_of_hearts,queens,diamonds,ltoosh [--contracts trix]]
 
 Every candidate plays the same duplicate deals against the same seeded ``basic`` opponents as in
 ``opentrix arena --bots CANDIDATE,basic --contracts king_of_hearts,queens,diamonds,ltoosh``, so the
@@ -13,6 +14,10 @@ comparison). The first bot is the one being measured, the second the uniform yar
 cheat. Per-deal results are cached in ``--cache`` (one file per bot label, seed and contract list; a
 temporary folder by default), so a longer run only plays the deals that are missing and the yardsticks
 are played once. The cache knows labels, not code: after changing a bot, use ``--fresh`` or a new folder.
+
+Several ``--contracts`` groups are measured one after the other, and then together with every contract
+counted once, as in a kingdom where each contract is played once (each group's deals resampled within
+the group for the interval).
 """
 
 from __future__ import annotations
@@ -115,33 +120,28 @@ def delta(s: list[float], u: list[float], c: list[float]) -> float:
     return 1.959964 * math.sqrt(var)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--start", type=int, default=0, help="only deals from this index on (to split a run)")
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--rules", default="classic")
-    ap.add_argument("--contracts", default=NEGATIVES)
-    ap.add_argument("--bots", default="strong,strong-uniform,cheat", help="measured,uniform,cheat")
-    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "opentrix-inference")
-    ap.add_argument("--fresh", action="store_true", help="replay the measured bot even if cached")
-    ap.add_argument("--reps", type=int, default=4000, help="bootstrap resamples")
-    args = ap.parse_args()
-    labels = [b.strip() for b in args.bots.split(",")]
-    if len(labels) != 3:
-        ap.error("--bots takes three bots: measured,uniform,cheat")
-    res = []
-    for i, label in enumerate(labels):
-        fresh = args.fresh and i == 0
-        res.append(
-            results_for(
-                label, args.deals, args.seed, args.contracts, args.rules, args.jobs, args.cache, fresh, args.start
-            )
-        )
-    idx = list(range(args.start, args.deals))
+def contract_share(groups: list[list[tuple[int, float, float, float]]], rng: random.Random | None = None) -> float:
+    """The share over every contract counted equally (as in a kingdom, where each is played once).
+
+    ``groups`` holds (contract, strong, uniform, cheat) per deal; with ``rng`` each group's deals are
+    first resampled with replacement (one bootstrap replicate).
+    """
+    sums: dict[int, list[float]] = {}
+    for rows in groups:
+        picked = [rows[rng.randrange(len(rows))] for _ in rows] if rng else rows
+        for ct, s, u, c in picked:
+            acc = sums.setdefault(ct, [0.0, 0.0, 0.0, 0.0])
+            acc[0] += s
+            acc[1] += u
+            acc[2] += c
+            acc[3] += 1
+    num = sum((a[0] - a[1]) / a[3] for a in sums.values())
+    den = sum((a[2] - a[1]) / a[3] for a in sums.values())
+    return num / den
+
+
+def report(labels: list[str], res: list[dict[int, dict]], idx: list[int], reps: int) -> None:
     s, u, c = ([r[i]["diff"] for i in idx] for r in res)
-    print(f"deals {args.start} to {args.deals - 1}, seed {args.seed}, {args.rules}, {args.contracts}")
     for label, r, vals in zip(labels, res, (s, u, c), strict=True):
         m = mean_ci(vals)
         ms = [t for i in idx for t in r[i]["ms"]]
@@ -153,17 +153,60 @@ def main() -> None:
     g = mean_ci([x - y for x, y in zip(c, u, strict=True)])
     print(f"  measured - uniform (paired)  {d['mean']:+7.2f} ± {d['ci95']:.2f}")
     print(f"  cheat - uniform (paired)     {g['mean']:+7.2f} ± {g['ci95']:.2f}")
-    lo, hi = bootstrap(s, u, c, args.reps, random.Random(1))
-    print(
-        f"  gap share {share(s, u, c):.1%}  (bootstrap 95% {lo:.1%} to {hi:.1%}; delta method ± {delta(s, u, c):.1%})"
-    )
+    lo, hi = bootstrap(s, u, c, reps, random.Random(1))
+    ratio = share(s, u, c)
+    print(f"  gap share {ratio:.1%}  (bootstrap 95% {lo:.1%} to {hi:.1%}; delta method ± {delta(s, u, c):.1%})")
     contracts = sorted({res[0][i]["contract"] for i in idx})
-    for ct in contracts:
-        sel = [j for j, i in enumerate(idx) if res[0][i]["contract"] == ct]
-        ss, uu, cc = ([v[j] for j in sel] for v in (s, u, c))
+    if len(contracts) > 1:
+        for ct in contracts:
+            sel = [j for j, i in enumerate(idx) if res[0][i]["contract"] == ct]
+            ss, uu, cc = ([v[j] for j in sel] for v in (s, u, c))
+            print(
+                f"    {Contract(ct).id:15s} measured {statistics.fmean(ss):+6.2f} uniform {statistics.fmean(uu):+6.2f} "
+                f"cheat {statistics.fmean(cc):+6.2f}  share {share(ss, uu, cc):.0%}"
+            )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--start", type=int, default=0, help="only deals from this index on (to split a run)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--rules", default="classic")
+    ap.add_argument(
+        "--contracts",
+        action="append",
+        help=f"contracts dealt in turn (default {NEGATIVES}); repeat for more groups, e.g. --contracts trix",
+    )
+    ap.add_argument("--bots", default="strong,strong-uniform,cheat", help="measured,uniform,cheat")
+    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "opentrix-inference")
+    ap.add_argument("--fresh", action="store_true", help="replay the measured bot even if cached")
+    ap.add_argument("--reps", type=int, default=4000, help="bootstrap resamples")
+    args = ap.parse_args()
+    labels = [b.strip() for b in args.bots.split(",")]
+    if len(labels) != 3:
+        ap.error("--bots takes three bots: measured,uniform,cheat")
+    idx = list(range(args.start, args.deals))
+    pooled: list[list[tuple[int, float, float, float]]] = []
+    for group in args.contracts or [NEGATIVES]:
+        res = []
+        for i, label in enumerate(labels):
+            fresh = args.fresh and i == 0
+            res.append(
+                results_for(label, args.deals, args.seed, group, args.rules, args.jobs, args.cache, fresh, args.start)
+            )
+        print(f"deals {args.start} to {args.deals - 1}, seed {args.seed}, {args.rules}, {group}")
+        report(labels, res, idx, args.reps)
+        pooled.append([(res[0][i]["contract"], res[0][i]["diff"], res[1][i]["diff"], res[2][i]["diff"]) for i in idx])
+    if len(pooled) > 1:
+        rng = random.Random(1)
+        vals = sorted(contract_share(pooled, rng) for _ in range(args.reps))
+        lo, hi = vals[int(0.025 * args.reps)], vals[int(0.975 * args.reps) - 1]
+        n = len({row[0] for rows in pooled for row in rows})
         print(
-            f"    {Contract(ct).id:15s} measured {statistics.fmean(ss):+6.2f} uniform {statistics.fmean(uu):+6.2f} "
-            f"cheat {statistics.fmean(cc):+6.2f}  share {share(ss, uu, cc):.0%}"
+            f"every contract counted once ({n} contracts): gap share {contract_share(pooled):.1%} "
+            f"(bootstrap 95% {lo:.1%} to {hi:.1%}, deals resampled within each group)"
         )
 
 
