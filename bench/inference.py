@@ -128,7 +128,7 @@ def contract_share(groups: list[list[tuple[int, float, float, float]]], rng: ran
     """
     sums: dict[int, list[float]] = {}
     for rows in groups:
-        picked = [rows[rng.randrange(len(rows))] for _ in rows] if rng else rows
+        picked = [rows[rng.randrange(len(rows))] for _ in rows] if rng is not None else rows
         for ct, s, u, c in picked:
             acc = sums.setdefault(ct, [0.0, 0.0, 0.0, 0.0])
             acc[0] += s
