@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .. import actions as A
 from ..cards import HEARTS, JACKS, KING_OF_HEARTS, QUEENS, SUIT_MASKS, cards_of
 from ..contracts import Contract
-from ..deal import DOUBLABLE_IN, Deal
+from ..deal import Deal
 from ..rules import Rules
 from ..view import View
 from .policy import BELOW, FULL, costs_for, place_trix, play_trick_card, wants_double
@@ -58,6 +58,7 @@ class Knowledge:
     plays: list[int] = field(default_factory=list)
     seen: list[Seen] = field(default_factory=list)  # the other seats' past card decisions, to replay
     answers: dict[int, int] = field(default_factory=dict)  # other seats' doubling answers seen
+    doublable: int = 0  # the cards that may be doubled in this deal (``View.doublable``)
 
     @property
     def gone(self) -> int:
@@ -103,15 +104,9 @@ class Knowledge:
 
     def _read_askers(self, v: View) -> None:
         """Sequential doubling asks only the holders of a doublable card: a seat passed over holds none."""
+        self.doublable = v.doublable
         for s in v.passed_over:
-            self.banned[s] |= v.doublable
-
-    @property
-    def doublable(self) -> int:
-        """The cards that may be doubled in this deal (0 when doubling is off)."""
-        if self.contract < 0 or not self.rules.doubling:
-            return 0
-        return DOUBLABLE_IN.get(self.contract, 0)
+            self.banned[s] |= self.doublable
 
     def _read_tricks(self, v: View) -> None:
         rules = self.rules
