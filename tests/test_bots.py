@@ -8,7 +8,7 @@ import pytest
 
 from opentrix import actions as A
 from opentrix.bots import LEVELS, BasicBot, StrongBot, bot_names, make_bot
-from opentrix.bots.cheat import CheatBot
+from opentrix.bots.cheat import CheatBot, HindsightBot
 from opentrix.cards import QUEENS as QUEEN_MASK
 from opentrix.cards import CardSet, parse_card
 from opentrix.contracts import Contract
@@ -505,6 +505,34 @@ def test_the_cheat_never_acts_on_a_view() -> None:
     with pytest.raises(RuntimeError, match="arena"):
         bot.act(view(m, m.king), m.legal_actions())
     assert bot.act_full(m, m.king, m.legal_actions()) in m.legal_actions()
+
+
+def test_hindsight_plays_as_strong_before_its_trick_and_as_the_cheat_from_it() -> None:
+    # The arena splits the gap to the cheat by trick with it, so both halves must be the real bots.
+    told_apart = [0, 0]  # positions where strong and the cheat differ, before and from trick 3
+    for seed in range(4):
+        m = Match(Rules.preset("classic"), seed=seed)
+        m.apply(A.choose(Contract.LTOOSH))
+        hind = HindsightBot(seed="s", trick=3, samples=6)
+        strong = StrongBot(seed="s", samples=6, budget_ms=None)
+        cheat = CheatBot(seed="s")
+        walker = BasicBot(seed=0)
+        while m.phase == Phase.PLAY:
+            seat = m.turn
+            assert seat is not None and m.deal is not None
+            legal = m.legal_actions()
+            if seat == 1:
+                late = len(m.deal.plays) // 4 + 1 >= 3
+                got = hind.act_full(m, seat, legal)
+                by_strong, by_cheat = strong.act(view(m, seat), legal), cheat.act_full(m, seat, legal)
+                assert got == (by_cheat if late else by_strong), f"deal {seed}, trick {len(m.deal.plays) // 4 + 1}"
+                told_apart[late] += by_strong != by_cheat
+                m.apply(got)
+            else:
+                m.apply(walker.act(view(m, seat), legal))
+    assert all(told_apart), told_apart
+    with pytest.raises(ValueError, match="trick"):
+        HindsightBot(seed=1, trick=0)
 
 
 def test_contracts_enum_covers_complex() -> None:

@@ -29,7 +29,10 @@ LEVELS: dict[str, str] = {"easy": "novice", "medium": "basic", "hard": "strong"}
 # Bots that live in optional parts, imported only when asked for: name -> "module:attribute".
 EXTERNAL: dict[str, str] = {"openspiel-ismcts": "opentrix.env.openspiel_bot:OpenSpielISMCTSBot"}
 # Bots that see the whole match: the arena's measuring sticks, never offered at a table.
-ARENA_ONLY: dict[str, str] = {"cheat": "opentrix.bots.cheat:CheatBot"}
+ARENA_ONLY: dict[str, str] = {
+    "cheat": "opentrix.bots.cheat:CheatBot",
+    "cheat-from": "opentrix.bots.cheat:HindsightBot",
+}
 
 
 def bot_names() -> list[str]:

@@ -44,3 +44,33 @@ class CheatBot(StrongBot):
             assert match.deal is not None
             hands = list(match.deal.hands)
         return self.decide(v, know, legal, lambda: list(hands))[0]
+
+
+class HindsightBot(CheatBot):
+    """``strong`` on its view until trick ``trick``, the cheat from then on. For the arena only.
+
+    It splits the gap to the cheat by time: with the same seed it plays exactly as ``strong`` up to
+    that trick, so the difference from ``strong`` is what the cheat's knowledge is worth from there on,
+    and what it leaves of the gap lies in the tricks before, whatever a bot could have read by then.
+    """
+
+    name = "cheat-from"
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        trick: int = 4,
+        samples: int | None = 64,
+        budget_ms: float | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if not 1 <= trick <= 14:
+            raise ValueError(f"trick must be between 1 and 14, not {trick!r}")
+        self.trick = trick
+        self.reader = StrongBot(seed, samples=samples, budget_ms=budget_ms)
+
+    def act_full(self, match: Match, seat: int, legal: Sequence[Action]) -> Action:
+        deal = match.deal
+        if deal is not None and deal.phase == Phase.PLAY and len(deal.plays) // 4 + 1 >= self.trick:
+            return super().act_full(match, seat, legal)
+        return self.reader.act(view(match, seat), legal)
