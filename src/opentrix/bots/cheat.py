@@ -8,6 +8,7 @@ through ``act_full``; its ordinary ``act`` refuses, so it cannot sit at a table 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..actions import Action
 from ..deal import Phase
@@ -56,18 +57,12 @@ class HindsightBot(CheatBot):
 
     name = "cheat-from"
 
-    def __init__(
-        self,
-        seed: int | str | None = None,
-        trick: int = 4,
-        samples: int | None = 64,
-        budget_ms: float | None = None,
-    ) -> None:
+    def __init__(self, seed: int | str | None = None, trick: int = 4, **strong: Any) -> None:
         super().__init__(seed)
         if not 1 <= trick <= 14:
             raise ValueError(f"trick must be between 1 and 14, not {trick!r}")
         self.trick = trick
-        self.reader = StrongBot(seed, samples=samples, budget_ms=budget_ms)
+        self.reader = StrongBot(seed, **{"budget_ms": None, **strong})  # any other option is strong's
 
     def act_full(self, match: Match, seat: int, legal: Sequence[Action]) -> Action:
         deal = match.deal

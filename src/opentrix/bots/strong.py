@@ -70,13 +70,13 @@ class StrongBot(Bot):
     def __init__(
         self,
         seed: int | str | None = None,
-        samples: int | None = 64,
+        samples: int | None = 128,
         budget_ms: float | None = 250.0,
         inference: bool = True,
         trust: float = 0.9,
         min_samples: int = 4,
         eps: float = 0.0001,
-        thin: int = 40,
+        thin: int = 20,
         chains: int = 8,
         burn: int = 300,
     ) -> None:
