@@ -53,6 +53,7 @@ class HindsightBot(CheatBot):
     It splits the gap to the cheat by time: with the same seed it plays exactly as ``strong`` up to
     that trick, so the difference from ``strong`` is what the cheat's knowledge is worth from there on,
     and what it leaves of the gap lies in the tricks before, whatever a bot could have read by then.
+    In Trix a "trick" is a round of four turns, passes included.
     """
 
     name = "cheat-from"
