@@ -33,13 +33,14 @@ import time
 from pathlib import Path
 
 from opentrix.arena.duplicate import Unit, UnitResult, play_unit
+from opentrix.arena.report import NEGATIVE
 from opentrix.arena.runner import ArenaConfig, run
 from opentrix.arena.spec import parse_spec
 from opentrix.arena.stats import mean_ci, percentile
 from opentrix.contracts import Contract
 from opentrix.rules import Rules
 
-NEGATIVES = "king_of_hearts,queens,diamonds,ltoosh"
+NEGATIVES = ",".join(c.id for c in NEGATIVE)  # the arena's own list
 
 
 def _cache_file(cache: Path, label: str, seed: int, contracts: str, rules: str) -> Path:
@@ -104,8 +105,13 @@ def bootstrap(s: list[float], u: list[float], c: list[float], reps: int, rng: ra
     for _ in range(reps):
         idx = [rng.randrange(n) for _ in range(n)]
         vals.append(share([s[i] for i in idx], [u[i] for i in idx], [c[i] for i in idx]))
-    vals.sort()
-    return vals[int(0.025 * reps)], vals[int(0.975 * reps) - 1]
+    return interval(vals)
+
+
+def interval(vals: list[float]) -> tuple[float, float]:
+    """The 2.5th and 97.5th percentiles of bootstrap replicates."""
+    vals = sorted(vals)
+    return vals[int(0.025 * len(vals))], vals[int(0.975 * len(vals)) - 1]
 
 
 def delta(s: list[float], u: list[float], c: list[float]) -> float:
@@ -201,8 +207,7 @@ def main() -> None:
         pooled.append([(res[0][i]["contract"], res[0][i]["diff"], res[1][i]["diff"], res[2][i]["diff"]) for i in idx])
     if len(pooled) > 1:
         rng = random.Random(1)
-        vals = sorted(contract_share(pooled, rng) for _ in range(args.reps))
-        lo, hi = vals[int(0.025 * args.reps)], vals[int(0.975 * args.reps) - 1]
+        lo, hi = interval([contract_share(pooled, rng) for _ in range(args.reps)])
         n = len({row[0] for rows in pooled for row in rows})
         print(
             f"every contract counted once ({n} contracts): gap share {contract_share(pooled):.1%} "

@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from opentrix import actions as A
+from opentrix.arena.report import NEGATIVE
 from opentrix.arena.spec import parse_spec
 from opentrix.arena.stats import mean_ci
 from opentrix.bots.simulate import rollout
@@ -30,7 +31,7 @@ from opentrix.match import Match
 from opentrix.rules import Rules
 from opentrix.view import view
 
-NEGATIVES = ("king_of_hearts", "queens", "diamonds", "ltoosh")
+NEGATIVES = [c.id for c in NEGATIVE]  # the arena's own list
 
 
 @dataclass
