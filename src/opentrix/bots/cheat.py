@@ -19,13 +19,19 @@ from .strong import StrongBot
 
 
 class CheatBot(StrongBot):
-    """Rollouts on the real deal (they are deterministic, so one sample is the whole search)."""
+    """Rollouts on the real deal (they are deterministic, so one sample is the whole search).
+
+    ``endgame`` is strong's option of the same name: compare a ``strong:endgame=N`` with a cheat that
+    searches its last tricks the same way, or the gap mixes search and knowledge.
+    """
 
     name = "cheat"
     sees_all = True
 
-    def __init__(self, seed: int | str | None = None, samples: int | None = 1, budget_ms: float | None = None) -> None:
-        super().__init__(seed, samples=samples, budget_ms=budget_ms)
+    def __init__(
+        self, seed: int | str | None = None, samples: int | None = 1, budget_ms: float | None = None, endgame: int = 0
+    ) -> None:
+        super().__init__(seed, samples=samples, budget_ms=budget_ms, endgame=endgame)
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         raise RuntimeError("the cheat bot sees every hand: only the arena may use it, through act_full")
@@ -59,7 +65,7 @@ class HindsightBot(CheatBot):
     name = "cheat-from"
 
     def __init__(self, seed: int | str | None = None, trick: int = 4, **strong: Any) -> None:
-        super().__init__(seed)
+        super().__init__(seed, endgame=strong.get("endgame", 0))  # the same search on the true hands
         if not 1 <= trick <= 14:
             raise ValueError(f"trick must be between 1 and 14, not {trick!r}")
         self.trick = trick

@@ -50,8 +50,12 @@ def seat_costs(deal: Deal) -> list[Costs]:
     return [costs_for(rules, contract, doubled, deal.dealt[s] & doubled) for s in range(4)]
 
 
-def rollout(deal: Deal) -> tuple[int, int, int, int]:
-    """Play ``deal`` (in any phase) to its end with the rules of thumb for all four seats; its scores."""
+def rollout(deal: Deal, me: int = -1, endgame: int = 0) -> tuple[int, int, int, int]:
+    """Play ``deal`` (in any phase) to its end with the rules of thumb for all four seats; its scores.
+
+    With ``endgame`` (trick contracts), seat ``me`` plays its last ``endgame`` tricks as well as it can
+    against the others' rules of thumb (``best_finish``) instead of by them.
+    """
     if deal.phase != _PLAY and deal.phase != _OVER:
         drive_prelude(deal)
     if deal.phase == _OVER:
@@ -71,8 +75,11 @@ def rollout(deal: Deal) -> tuple[int, int, int, int]:
     else:
         costs = seat_costs(deal)
         settled = _SETTLED.get(deal.contract, 0)
+        tail = 52 - 4 * endgame if endgame > 0 and me >= 0 else 99
         while deal.phase == _PLAY:
             seat = deal.turn
+            if seat == me and len(deal.plays) >= tail:
+                return _best(deal, costs, settled, me, _keys(deal, me))[1]
             hand = hands[seat]
             gone = FULL ^ (hands[0] | hands[1] | hands[2] | hands[3])
             card = play_trick_card(costs[seat], hand, deal.legal_mask(), deal.trick, gone)
@@ -81,3 +88,54 @@ def rollout(deal: Deal) -> tuple[int, int, int, int]:
                 return score_deal(deal)
     assert deal.scores is not None
     return deal.scores
+
+
+def _keys(deal: Deal, me: int) -> tuple[int, ...]:
+    return (me, me ^ 2) if deal.rules.partnership else (me,)
+
+
+def best_finish(deal: Deal, me: int) -> tuple[int, int, int, int]:
+    """The scores when ``me`` plays the rest of a trick contract to its best and the others by the rules of thumb.
+
+    With the others' play fixed by their hands, ``me`` faces a one-player search over its own cards,
+    small in the last few tricks. Its value is ``me``'s score (with its partner's in partnership).
+    """
+    return _finish(deal, seat_costs(deal), _SETTLED.get(deal.contract, 0), me, _keys(deal, me))[1]
+
+
+def _finish(
+    deal: Deal, costs: list[Costs], settled: int, me: int, keys: tuple[int, ...]
+) -> tuple[int, tuple[int, int, int, int]]:
+    hands = deal.hands
+    while deal.phase == _PLAY:
+        seat = deal.turn
+        if seat == me:
+            return _best(deal, costs, settled, me, keys)
+        hand = hands[seat]
+        gone = FULL ^ (hands[0] | hands[1] | hands[2] | hands[3])
+        deal.apply(play_trick_card(costs[seat], hand, deal.legal_mask(), deal.trick, gone))
+        if settled and not deal.trick and deal.captured & settled == settled and deal.phase == _PLAY:
+            sc = score_deal(deal)
+            return sum(sc[k] for k in keys), sc
+    assert deal.scores is not None
+    sc = deal.scores
+    return sum(sc[k] for k in keys), sc
+
+
+def _best(
+    deal: Deal, costs: list[Costs], settled: int, me: int, keys: tuple[int, ...]
+) -> tuple[int, tuple[int, int, int, int]]:
+    """``me`` to play: try each legal card and keep the one that finishes best."""
+    legal = deal.legal_mask()
+    if not legal & (legal - 1):
+        deal.apply(legal.bit_length() - 1)
+        return _finish(deal, costs, settled, me, keys)
+    best: tuple[int, tuple[int, int, int, int]] | None = None
+    for card in cards_of(legal):
+        d = deal.copy()
+        d.apply(card)
+        got = _finish(d, costs, settled, me, keys)
+        if best is None or got[0] > best[0]:
+            best = got
+    assert best is not None
+    return best

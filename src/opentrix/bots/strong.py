@@ -62,6 +62,8 @@ class StrongBot(Bot):
     (``Knowledge.unlikely``). ``eps`` is the weight a deal keeps for each of the others' decisions it fails
     to explain under the rules of thumb (1 turns the weighting off); ``chains`` independent Metropolis
     chains, each ``burn`` steps from its start, are drawn from in turn, ``thin`` steps per deal.
+    ``endgame`` (0: off) is how many last tricks the bot's own cards are searched exactly in each
+    rollout, against the others' rules of thumb, instead of played by them (``best_finish``).
     """
 
     name = "strong"
@@ -79,6 +81,7 @@ class StrongBot(Bot):
         thin: int = 20,
         chains: int = 8,
         burn: int = 300,
+        endgame: int = 0,
     ) -> None:
         super().__init__(seed)
         if samples is None and budget_ms is None:
@@ -102,6 +105,9 @@ class StrongBot(Bot):
             raise ValueError(f"chains must be at least 1, not {chains!r}")
         if burn < 0:
             raise ValueError(f"burn must be at least 0, not {burn!r}")
+        if not 0 <= endgame <= 13:
+            raise ValueError(f"endgame must be between 0 and 13 tricks, not {endgame!r}")
+        self.endgame = endgame
         self.eps = eps
         self.thin = thin
         self.chains = chains
@@ -166,6 +172,7 @@ class StrongBot(Bot):
         if len(options) == 1:
             return options[0], "every legal card does the same here"
         template = know.deal_from(know.sample(self.rng, True))
+        me, endgame = know.seat, self.endgame
 
         def simulate() -> Callable[[Action], float]:
             base = know.deal_from(draw(), template)
@@ -173,7 +180,7 @@ class StrongBot(Bot):
             def value_of(a: Action) -> float:
                 d = base.copy()
                 d.apply(a)
-                return self._value(know, rollout(d))
+                return self._value(know, rollout(d, me, endgame))
 
             return value_of
 
