@@ -103,3 +103,13 @@ def test_the_endgame_option_is_checked() -> None:
         StrongBot(seed=1, endgame=14)
     with pytest.raises(ValueError, match="endgame"):
         StrongBot(seed=1, endgame=-1)
+
+
+def test_best_finish_refuses_trix_and_plays_the_prelude_first() -> None:
+    rules = Rules.preset("classic")
+    with pytest.raises(ValueError, match="Trix"):
+        best_finish(Deal(rules, 0, Contract.TRIX, deal_hands("t", 0)), 0)
+    online = Rules.preset("online")
+    fresh = Deal(online, 0, Contract.KING_OF_HEARTS, deal_hands("t", 1))  # doubling still to answer
+    assert fresh.phase == Phase.DOUBLE
+    assert value(best_finish(fresh.copy(), 1), 1, online) >= value(rollout(fresh.copy()), 1, online)

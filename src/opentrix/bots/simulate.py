@@ -100,6 +100,10 @@ def best_finish(deal: Deal, me: int) -> tuple[int, int, int, int]:
     With the others' play fixed by their hands, ``me`` faces a one-player search over its own cards,
     small in the last few tricks. Its value is ``me``'s score (with its partner's in partnership).
     """
+    if deal.contract == _TRIX:
+        raise ValueError("best_finish searches trick contracts; Trix has no tricks to finish")
+    if deal.phase != _PLAY and deal.phase != _OVER:
+        drive_prelude(deal)
     return _finish(deal, seat_costs(deal), _SETTLED.get(deal.contract, 0), me, _keys(deal, me))[1]
 
 
