@@ -269,30 +269,6 @@ def test_sampled_deals_fit_everything_seen(preset: str, contract: str) -> None:
     assert banned_seen > 0
 
 
-def test_the_first_king_was_dealt_the_first_king_card() -> None:
-    import random
-
-    from opentrix.bots.knowledge import Knowledge
-
-    m = Match(Rules.preset("classic"), seed="first-king")
-    king, seven = m.king, 1 << int(m.rules.first_king_card)
-    m.apply(A.choose(Contract.QUEENS))
-    seat = (king + 1) % 4
-    know = Knowledge.from_view(view(m, seat))
-    assert all(know.banned[s] & seven for s in range(4) if s not in (seat, king))
-    rng = random.Random(0)
-    assert all(know.sample(rng)[king] & seven for _ in range(20))
-    assert not all(know.sample(rng, inference=False)[king] & seven for _ in range(40))  # the yardstick ignores it
-    # From the match's second deal on, the king is no longer whoever holds 7♥: nothing follows from it.
-    walker = BasicBot(seed=0)
-    while m.phase == Phase.PLAY:
-        m.apply(walker.act(view(m, m.turn), m.legal_actions()))  # type: ignore[arg-type]
-    m.start_deal()
-    m.apply(A.choose(Contract.LTOOSH))
-    assert view(m, seat).deal_number == 1
-    assert not any(Knowledge.from_view(view(m, seat)).banned)
-
-
 def test_soft_hints_from_sensible_play() -> None:
     import random
 

@@ -2,9 +2,8 @@
 
 Hard facts: cards seen played, a suit a seat failed to follow (a void), a Trix pass (the seat held none
 of the cards placeable at that moment), a heart led under the hearts-lead ban (nothing but hearts left),
-a failure to discard K♥ when the rule forces it, doubled cards shown with their holders, a seat passed
-over in sequential doubling (it holds no doublable card), and in a match's first deal the first-king
-card (7♥), which the king was dealt. Beyond them, ``Posterior`` draws deals
+a failure to discard K♥ when the rule forces it, doubled cards shown with their holders, and a seat
+passed over in sequential doubling (it holds no doublable card). Beyond them, ``Posterior`` draws deals
 in proportion to how well they explain every card the others played and every doubling answer, replayed
 under the shared rules of thumb (``Fit``).
 """
@@ -83,12 +82,6 @@ class Knowledge:
             if s != k.seat:
                 k.answers[s] = int(cards)
         k._read_askers(v)
-        if v.deal_number == 0 and v.king != k.seat:
-            # The match's first king is whoever was dealt the first-king card (7♥): the others were not.
-            card = 1 << int(v.rules.first_king_card)
-            for s in range(4):
-                if s != k.seat and s != v.king:
-                    k.banned[s] |= card
         if contract == int(Contract.TRIX):
             k._read_trix(v)
         elif contract >= 0:
