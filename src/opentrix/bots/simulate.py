@@ -73,24 +73,15 @@ def rollout(deal: Deal, me: int = -1, endgame: int = 0) -> tuple[int, int, int, 
             else:
                 deal.apply(_PASS)
     else:
-        costs = seat_costs(deal)
-        settled = _SETTLED.get(deal.contract, 0)
         tail = 52 - 4 * endgame if endgame > 0 and me >= 0 else 99
-        while deal.phase == _PLAY:
-            seat = deal.turn
-            if seat == me and len(deal.plays) >= tail:
-                return _best(deal, costs, settled, me, _keys(deal, me))[1]
-            hand = hands[seat]
-            gone = FULL ^ (hands[0] | hands[1] | hands[2] | hands[3])
-            card = play_trick_card(costs[seat], hand, deal.legal_mask(), deal.trick, gone)
-            deal.apply(card)
-            if settled and not deal.trick and deal.captured & settled == settled and deal.phase == _PLAY:
-                return score_deal(deal)
+        return _finish(deal, seat_costs(deal), _SETTLED.get(deal.contract, 0), me, _keys(deal, me), tail)[1]
     assert deal.scores is not None
     return deal.scores
 
 
 def _keys(deal: Deal, me: int) -> tuple[int, ...]:
+    if me < 0:
+        return ()
     return (me, me ^ 2) if deal.rules.partnership else (me,)
 
 
@@ -102,18 +93,20 @@ def best_finish(deal: Deal, me: int) -> tuple[int, int, int, int]:
     """
     if deal.contract == _TRIX:
         raise ValueError("best_finish searches trick contracts; Trix has no tricks to finish")
-    if deal.phase != _PLAY and deal.phase != _OVER:
-        drive_prelude(deal)
-    return _finish(deal, seat_costs(deal), _SETTLED.get(deal.contract, 0), me, _keys(deal, me))[1]
+    return rollout(deal, me, 13)
 
 
 def _finish(
-    deal: Deal, costs: list[Costs], settled: int, me: int, keys: tuple[int, ...]
+    deal: Deal, costs: list[Costs], settled: int, me: int, keys: tuple[int, ...], tail: int = 0
 ) -> tuple[int, tuple[int, int, int, int]]:
+    """Play a trick contract on by the rules of thumb; ``me`` searches its cards from ``tail`` plays on.
+
+    Returns ``me``'s value (the scores at ``keys``) and the scores.
+    """
     hands = deal.hands
     while deal.phase == _PLAY:
         seat = deal.turn
-        if seat == me:
+        if seat == me and len(deal.plays) >= tail:
             return _best(deal, costs, settled, me, keys)
         hand = hands[seat]
         gone = FULL ^ (hands[0] | hands[1] | hands[2] | hands[3])
