@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from opentrix import actions as A
-from opentrix.bots import LEVELS, BasicBot, StrongBot, bot_names, make_bot
+from opentrix.bots import LEVELS, BasicBot, Bot, StrongBot, bot_names, make_bot
 from opentrix.bots.cheat import CheatBot, HindsightBot
 from opentrix.cards import QUEENS as QUEEN_MASK
 from opentrix.cards import CardSet, parse_card
@@ -468,7 +468,15 @@ def _reshuffled(m: Match, seat: int, seed: int) -> Match:
     return other
 
 
-@pytest.mark.parametrize("name", ["basic", "strong"])
+def _viewer(name: str, seed: object) -> Bot:
+    if name == "strong":
+        return quick_strong(seed)
+    if name == "strong-lookahead":  # plans its next card from groups of drawn deals: still only the view
+        return StrongBot(seed=str(seed), samples=4, budget_ms=None, lookahead=1, group=2)
+    return BasicBot(seed=seed)
+
+
+@pytest.mark.parametrize("name", ["basic", "strong", "strong-lookahead"])
 @pytest.mark.parametrize("preset", ["classic", "wikipedia"])
 def test_decisions_depend_only_on_the_view(name: str, preset: str) -> None:
     checked = 0
@@ -490,8 +498,7 @@ def test_decisions_depend_only_on_the_view(name: str, preset: str) -> None:
                 )
                 assert twin.deal is not None and m.deal is not None
                 assert twin.deal.hands != m.deal.hands or step > 40  # hidden cards really moved
-                a = quick_strong(step) if name == "strong" else BasicBot(seed=step)
-                b = quick_strong(step) if name == "strong" else BasicBot(seed=step)
+                a, b = _viewer(name, step), _viewer(name, step)
                 assert a.act(view(m, seat), legal) == b.act(view(twin, seat), twin.legal_actions())
                 checked += 1
             m.apply(walker.act(view(m, seat), legal))

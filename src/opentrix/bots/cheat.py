@@ -27,11 +27,17 @@ class CheatBot(StrongBot):
 
     name = "cheat"
     sees_all = True
+    exact = True
 
     def __init__(
-        self, seed: int | str | None = None, samples: int | None = 1, budget_ms: float | None = None, endgame: int = 0
+        self,
+        seed: int | str | None = None,
+        samples: int | None = 1,
+        budget_ms: float | None = None,
+        endgame: int = 0,
+        lookahead: int = 0,
     ) -> None:
-        super().__init__(seed, samples=samples, budget_ms=budget_ms, endgame=endgame)
+        super().__init__(seed, samples=samples, budget_ms=budget_ms, endgame=endgame, lookahead=lookahead)
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         raise RuntimeError("the cheat bot sees every hand: only the arena may use it, through act_full")
@@ -65,7 +71,8 @@ class HindsightBot(CheatBot):
     name = "cheat-from"
 
     def __init__(self, seed: int | str | None = None, trick: int = 4, **strong: Any) -> None:
-        super().__init__(seed, endgame=strong.get("endgame", 0))  # the same search on the true hands
+        # the same search on the true hands
+        super().__init__(seed, endgame=strong.get("endgame", 0), lookahead=strong.get("lookahead", 0))
         if not 1 <= trick <= 14:
             raise ValueError(f"trick must be between 1 and 14, not {trick!r}")
         self.trick = trick

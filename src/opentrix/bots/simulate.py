@@ -79,6 +79,26 @@ def rollout(deal: Deal, me: int = -1, endgame: int = 0) -> tuple[int, int, int, 
     return deal.scores
 
 
+def to_turn(deal: Deal, me: int, costs: list[Costs]) -> tuple[int, int, int, int] | None:
+    """Play a trick contract on by the rules of thumb until ``me`` is to play; the scores if it ends first.
+
+    What the others play on the way is what ``me`` will have seen by its next decision.
+    """
+    hands = deal.hands
+    settled = _SETTLED.get(deal.contract, 0)
+    while deal.phase == _PLAY and deal.turn != me:
+        seat = deal.turn
+        hand = hands[seat]
+        gone = FULL ^ (hands[0] | hands[1] | hands[2] | hands[3])
+        deal.apply(play_trick_card(costs[seat], hand, deal.legal_mask(), deal.trick, gone))
+        if settled and not deal.trick and deal.captured & settled == settled and deal.phase == _PLAY:
+            return score_deal(deal)
+    if deal.phase == _OVER:
+        assert deal.scores is not None
+        return deal.scores
+    return None
+
+
 def _keys(deal: Deal, me: int) -> tuple[int, ...]:
     if me < 0:
         return ()

@@ -21,8 +21,8 @@ from ..rules import Rules
 from ..view import View
 from .base import Bot
 from .knowledge import Fit, Knowledge, Posterior
-from .policy import BELOW, costs_for, wants_double
-from .simulate import rollout
+from .policy import BELOW, FULL, costs_for, play_trick_card, wants_double
+from .simulate import rollout, seat_costs, to_turn
 
 _TRIX = int(Contract.TRIX)
 _CLAIM = int(Phase.CLAIM)
@@ -64,7 +64,12 @@ class StrongBot(Bot):
     chains, each ``burn`` steps from its start, are drawn from in turn, ``thin`` steps per deal.
     ``endgame`` (0: off) is how many last tricks the bot's own cards are searched exactly in each
     rollout, against the others' rules of thumb, instead of played by them (``best_finish``).
+    ``lookahead=1`` (trick contracts) also plans the bot's next card with what it will have seen by
+    then: the drawn deals that show the same plays before that turn form one group, and the next card
+    is the best on the group's other deals (with fewer than ``group`` deals, the rule of thumb).
     """
+
+    exact = False  # the draws are the true deal (the cheat): a group of one is the whole truth
 
     name = "strong"
     timed = True
@@ -82,6 +87,8 @@ class StrongBot(Bot):
         chains: int = 8,
         burn: int = 300,
         endgame: int = 0,
+        lookahead: int = 0,
+        group: int = 3,
     ) -> None:
         super().__init__(seed)
         if samples is None and budget_ms is None:
@@ -108,6 +115,12 @@ class StrongBot(Bot):
         if not 0 <= endgame <= 13:
             raise ValueError(f"endgame must be between 0 and 13 tricks, not {endgame!r}")
         self.endgame = endgame
+        if lookahead not in (0, 1):
+            raise ValueError(f"lookahead must be 0 or 1 (decisions planned ahead), not {lookahead!r}")
+        if group < 2:
+            raise ValueError(f"group must be at least 2 drawn deals, not {group!r}")
+        self.lookahead = lookahead
+        self.group = group
         self.eps = eps
         self.thin = thin
         self.chains = chains
@@ -172,6 +185,8 @@ class StrongBot(Bot):
         if len(options) == 1:
             return options[0], "every legal card does the same here"
         template = know.deal_from(know.sample(self.rng, True))
+        if self.lookahead and know.contract != _TRIX:
+            return self._play_ahead(know, options, draw, template)
         me, endgame = know.seat, self.endgame
 
         def simulate() -> Callable[[Action], float]:
@@ -186,6 +201,73 @@ class StrongBot(Bot):
 
         means, n = self._search(options, simulate)
         return _pick(means, n, "played out")
+
+    def _play_ahead(
+        self, know: Knowledge, options: Sequence[Action], draw: Callable[[], list[int]], template: Deal
+    ) -> tuple[Action, str]:
+        """Card play planned two decisions deep, the second with what the bot will know by then.
+
+        For each drawn deal and candidate, the others play by the rules of thumb up to the bot's next
+        turn, and every card it could then play is played out. Deals that showed the same cards on the
+        way cannot be told apart at that turn, so the bot's next card must be one choice for all of them:
+        the card with the best total on the group's *other* deals (leaving each deal out of its own
+        choice keeps the luck of one draw from counting as knowledge). Knowing more at that turn
+        (smaller, sharper groups) is thus worth what it changes in the next card, and no more.
+        """
+        me, endgame = know.seat, self.endgame
+        value = self._value
+        # candidate -> what was seen on the way -> per deal (value of each next card, rule-of-thumb card)
+        seen: dict[Action, dict[tuple[int, ...], list[tuple[dict[int, float], int]]]] = {a: {} for a in options}
+        ended = dict.fromkeys(options, 0.0)
+        n = 0
+        deadline = time.perf_counter() + self.budget_ms / 1000 if self.budget_ms is not None else None
+        while True:
+            base = know.deal_from(draw(), template)
+            costs = seat_costs(base)
+            for a in options:
+                d = base.copy()
+                d.apply(a)
+                start = len(d.plays)
+                over = to_turn(d, me, costs)
+                if over is not None:
+                    ended[a] += value(know, over)
+                    continue
+                legal = d.legal_mask()
+                hands = d.hands
+                gone = FULL ^ (hands[0] | hands[1] | hands[2] | hands[3])
+                thumb = play_trick_card(costs[me], hands[me], legal, d.trick, gone)
+                then: dict[int, float] = {}
+                for b in cards_of(legal):
+                    dd = d.copy()
+                    dd.apply(b)
+                    then[b] = value(know, rollout(dd, me, endgame))
+                seen[a].setdefault(tuple(d.plays[start:]), []).append((then, thumb))
+            n += 1
+            if self.samples is not None and n >= self.samples:
+                break
+            if deadline is not None and n >= self.min_samples and time.perf_counter() >= deadline:
+                break
+        means = {a: (ended[a] + self._planned(seen[a])) / n for a in options}
+        return _pick(means, n, "played out, the next card planned")
+
+    def _planned(self, groups: dict[tuple[int, ...], list[tuple[dict[int, float], int]]]) -> float:
+        """Total over the deals of each group's value with the next card chosen on the group's other deals."""
+        total = 0.0
+        for members in groups.values():
+            if self.exact:
+                total += sum(max(then.values()) for then, _ in members)
+                continue
+            if len(members) < self.group:
+                total += sum(then[thumb] for then, thumb in members)
+                continue
+            sums = dict.fromkeys(members[0][0], 0.0)
+            for then, _ in members:
+                for b, v in then.items():
+                    sums[b] += v
+            for then, thumb in members:
+                pick = max(sums, key=lambda b: (sums[b] - then[b], b == thumb, b))
+                total += then[pick]
+        return total
 
     # -- before the cards ---------------------------------------------------------------------------
 
