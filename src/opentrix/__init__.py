@@ -26,7 +26,8 @@ from .errors import (
 from .match import Match
 from .record import Record, RecordError
 from .rules import PRESETS, Points, Rules, RulesError
-from .view import DealSummary, View, view
+from .summary import DealSummary
+from .view import View, view
 
 __version__ = "0.1.0"
 
