@@ -164,32 +164,45 @@ def _discard(k: Costs, hand: int, legal: int, unseen: int) -> int:
     return best
 
 
+_POW45 = tuple(1.0 if h == 0 else 0.45**h for h in range(14))  # the chance that h higher cards all duck
+
+
 def _lead(k: Costs, hand: int, legal: int, unseen: int) -> int:
     best = -1
     best_cost = 1e9
     value = k.value
     pen = k.pen
     contract = k.contract
+    trick, future = k.trick, k.future
+    koh = contract in (_KOH, _COMPLEX)
+    queens = contract in (_QUEENS, _COMPLEX)
+    # Per suit, what the others hold there: how many cards, and the two worst penalties among them.
+    lefts = [0, 0, 0, 0]
+    worst = [0, 0, 0, 0]
+    for si in range(4):
+        if legal & SUIT_MASKS[si]:
+            suit = SUIT_MASKS[si]
+            lefts[si] = (unseen & suit).bit_count()
+            in_suit = unseen & suit & pen
+            if in_suit:
+                vs = sorted((value[x] for x in cards_of(in_suit)), reverse=True)
+                worst[si] = sum(vs[:2])
     for c in cards_of(legal):
         si = c // 13
-        suit = SUIT_MASKS[si]
         h = (unseen & ABOVE[c]).bit_count()
-        left = (unseen & suit).bit_count()
-        p = 1.0 if h == 0 else 0.45**h
-        exp = float(k.trick + value[c])
-        in_suit = unseen & suit & pen
-        if in_suit:
-            vs = sorted((value[x] for x in cards_of(in_suit)), reverse=True)
-            exp += sum(vs[:2]) * (0.6 if h else 0.9)
+        left = lefts[si]
+        exp = float(trick + value[c])
+        if worst[si]:  # (adding a zero would change nothing)
+            exp += worst[si] * (0.6 if h else 0.9)
         if left < 4:  # others are running short: they will dump on this trick
-            exp += k.future * (4 - left) * 0.5
-        cost = p * exp
-        if contract in (_KOH, _COMPLEX):
+            exp += future * (4 - left) * 0.5
+        cost = _POW45[h] * exp
+        if koh:
             if hand & KING_OF_HEARTS and si == 1:
                 cost += 6.0  # keep the low hearts that guard the king
             elif si == 1 and unseen & KING_OF_HEARTS and c < _KH:
                 cost -= 4.0  # push hearts to force the king out
-        if contract in (_QUEENS, _COMPLEX):
+        if queens:
             q = _QUEEN_OF_SUIT[si]
             if unseen >> q & 1 and c < q:
                 cost -= 2.0
