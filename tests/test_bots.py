@@ -10,7 +10,7 @@ from opentrix import actions as A
 from opentrix.bots import LEVELS, BasicBot, Bot, StrongBot, bot_names, make_bot
 from opentrix.bots.cheat import CheatBot, HindsightBot
 from opentrix.cards import QUEENS as QUEEN_MASK
-from opentrix.cards import CardSet, parse_card
+from opentrix.cards import CardSet, cards_of, parse_card
 from opentrix.contracts import Contract
 from opentrix.deal import Phase
 from opentrix.match import Match
@@ -387,6 +387,31 @@ def test_the_strong_bots_chains_mostly_draw_deals_that_explain_every_play() -> N
             drawn += 1
     assert drawn >= 64
     assert explained >= 0.8 * drawn, (explained, drawn)
+
+
+def test_a_replay_that_reuses_unchanged_suits_counts_as_a_full_one() -> None:
+    # The chains replay only the plays a swap can change (a card that followed suit depends on that
+    # suit's cards alone); the count must be exactly the full replay's, or the draws would change.
+    import random
+
+    from opentrix.bots.knowledge import Fit, Knowledge
+
+    reused = 0
+    for game, m, seat in _basic_positions(["queens", "ltoosh", "diamonds"], "reuse", trick_cards=1, hand_sizes=(6,)):
+        know = Knowledge.from_view(view(m, seat))
+        fit = Fit(know)
+        rng = random.Random(game)
+        hands = know.sample(rng)
+        for s in (s for s in range(4) if s != seat):
+            out: list[bool] = []
+            fit.misfits(s, hands[s], out=out)
+            for _ in range(30):
+                t = rng.choice([x for x in range(4) if x not in (s, seat)])
+                x, y = rng.choice(cards_of(hands[s])), rng.choice(cards_of(hands[t]))
+                new = hands[s] ^ (1 << x) ^ (1 << y)
+                assert fit.misfits(s, new, before=(hands[s], out)) == fit.misfits(s, new)
+                reused += x // 13 != y // 13
+    assert reused > 20
 
 
 def test_the_strong_bots_chains_draw_from_the_exact_posterior() -> None:

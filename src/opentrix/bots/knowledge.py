@@ -320,10 +320,20 @@ class Fit:
     def informative(self) -> bool:
         return bool(self.know.seen) or bool(self.doublable and self.know.answers)
 
-    def misfits(self, seat: int, hand: int, stop: float = math.inf) -> int:
+    def misfits(
+        self,
+        seat: int,
+        hand: int,
+        stop: float = math.inf,
+        before: tuple[int, list[bool]] | None = None,
+        out: list[bool] | None = None,
+    ) -> int:
         """How many of ``seat``'s decisions seen so far its rules of thumb would not have taken with ``hand``.
 
-        Counting stops once it reaches ``stop`` (the caller only needs to know it is that bad).
+        Counting stops once it reaches ``stop`` (the caller only needs to know it is that bad). ``out``
+        collects, card by card, whether each play was missed. With ``before`` (an earlier hand and its
+        ``out``), a card that followed suit is not replayed when the hand holds the same cards in that
+        suit: following depends on those cards alone, so the answer is the earlier one.
         """
         know = self.know
         n = 0
@@ -348,18 +358,31 @@ class Fit:
                         return n
             return n
         k = self.costs[seat]
-        for d in self.by_seat[seat]:
+        changed, was = (hand ^ before[0], before[1]) if before is not None else (-1, None)
+        for i, d in enumerate(self.by_seat[seat]):
             h = hand | d.later
             trick = d.trick
             if trick:
-                legal = h & SUIT_MASKS[trick[0] // 13]
+                suit = SUIT_MASKS[trick[0] // 13]
+                legal = h & suit
+                if legal and was is not None and not changed & suit:
+                    if was[i]:
+                        n += 1
+                        if n >= stop:
+                            return n
+                    if out is not None:
+                        out.append(was[i])
+                    continue
                 if not legal:
                     legal = KING_OF_HEARTS if self.discard_king and h & KING_OF_HEARTS else h
             elif self.ban and h & ~HEARTS:
                 legal = h & ~HEARTS
             else:
                 legal = h
-            if legal & (legal - 1) and play_trick_card(k, h, legal, list(trick), d.gone) != d.card:
+            missed = bool(legal & (legal - 1)) and play_trick_card(k, h, legal, list(trick), d.gone) != d.card
+            if out is not None:
+                out.append(missed)
+            if missed:
                 n += 1
                 if n >= stop:
                     return n
@@ -395,7 +418,7 @@ class Posterior:
         self.trust = trust
         self.others = [s for s in range(4) if s != know.seat]
         self.allowed = [FULL & ~know.banned[s] for s in range(4)]
-        self.states: list[tuple[list[int], list[int]]] = []
+        self.states: list[tuple[list[int], list[int], list[list[bool]]]] = []
         self.chains = chains
         self.turn = 0
 
@@ -404,17 +427,18 @@ class Posterior:
         self.turn += 1
         if i == len(self.states):
             hands = self.know.sample(self.rng, True, self.trust)
-            bad = [self.fit.misfits(s, hands[s]) if s != self.know.seat else 0 for s in range(4)]
-            self.states.append((hands, bad))
+            missed: list[list[bool]] = [[], [], [], []]
+            bad = [self.fit.misfits(s, hands[s], out=missed[s]) if s != self.know.seat else 0 for s in range(4)]
+            self.states.append((hands, bad, missed))
             steps = self.burn
         else:
             steps = self.thin
-        hands, bad = self.states[i]
+        hands, bad, missed = self.states[i]
         for _ in range(steps):
-            self._step(hands, bad)
+            self._step(hands, bad, missed)
         return list(hands)
 
-    def _step(self, hands: list[int], bad: list[int]) -> None:
+    def _step(self, hands: list[int], bad: list[int], missed: list[list[bool]]) -> None:
         rng = self.rng
         know = self.know
         s, t = rng.sample(self.others, 2)
@@ -432,14 +456,17 @@ class Posterior:
         u = rng.random()
         room = math.log(u) / self.log_eps if self.log_eps and u > 0.0 else math.inf
         stop = bad[s] + bad[t] + room
-        bs = self.fit.misfits(s, ns, stop)
+        out_s: list[bool] = []
+        bs = self.fit.misfits(s, ns, stop, (hs, missed[s]), out_s)
         if bs >= stop:
             return
-        bt = self.fit.misfits(t, nt, stop - bs)
+        out_t: list[bool] = []
+        bt = self.fit.misfits(t, nt, stop - bs, (ht, missed[t]), out_t)
         if bs + bt >= stop:
             return
         hands[s], hands[t] = ns, nt
         bad[s], bad[t] = bs, bt
+        missed[s], missed[t] = out_s, out_t
 
 
 def _random_card(rng: random.Random, mask: int) -> int:
