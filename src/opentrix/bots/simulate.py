@@ -84,19 +84,22 @@ def to_turn(deal: Deal, me: int, costs: list[Costs]) -> tuple[int, int, int, int
 
     What the others play on the way is what ``me`` will have seen by its next decision.
     """
-    hands = deal.hands
     settled = _SETTLED.get(deal.contract, 0)
     while deal.phase == _PLAY and deal.turn != me:
-        seat = deal.turn
-        hand = hands[seat]
-        gone = FULL ^ (hands[0] | hands[1] | hands[2] | hands[3])
-        deal.apply(play_trick_card(costs[seat], hand, deal.legal_mask(), deal.trick, gone))
-        if settled and not deal.trick and deal.captured & settled == settled and deal.phase == _PLAY:
+        if _thumb_card(deal, costs, settled):
             return score_deal(deal)
     if deal.phase == _OVER:
         assert deal.scores is not None
         return deal.scores
     return None
+
+
+def _thumb_card(deal: Deal, costs: list[Costs], settled: int) -> bool:
+    """The seat to play plays its rule-of-thumb card; whether that settled the deal (every scoring card taken)."""
+    hands = deal.hands
+    gone = FULL ^ (hands[0] | hands[1] | hands[2] | hands[3])
+    deal.apply(play_trick_card(costs[deal.turn], hands[deal.turn], deal.legal_mask(), deal.trick, gone))
+    return bool(settled) and not deal.trick and deal.captured & settled == settled and deal.phase == _PLAY
 
 
 def _keys(deal: Deal, me: int) -> tuple[int, ...]:
@@ -123,15 +126,10 @@ def _finish(
 
     Returns ``me``'s value (the scores at ``keys``) and the scores.
     """
-    hands = deal.hands
     while deal.phase == _PLAY:
-        seat = deal.turn
-        if seat == me and len(deal.plays) >= tail:
+        if deal.turn == me and len(deal.plays) >= tail:
             return _best(deal, costs, settled, me, keys)
-        hand = hands[seat]
-        gone = FULL ^ (hands[0] | hands[1] | hands[2] | hands[3])
-        deal.apply(play_trick_card(costs[seat], hand, deal.legal_mask(), deal.trick, gone))
-        if settled and not deal.trick and deal.captured & settled == settled and deal.phase == _PLAY:
+        if _thumb_card(deal, costs, settled):
             sc = score_deal(deal)
             return sum(sc[k] for k in keys), sc
     assert deal.scores is not None
