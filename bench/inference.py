@@ -2,6 +2,7 @@
 
     python bench/inference.py [--deals 200] [--seed 7] [--jobs 1] [--bots strong,strong-uniform,cheat]
                               [--contracts king_of_hearts,queens,diamonds,ltoosh [--contracts trix]]
+    python bench/inference.py --seed 1,7,8,9 --deals 1000,200,200,200    # each seed, then all pooled
 
 Every candidate plays the same duplicate deals against the same seeded ``basic`` opponents as in
 ``opentrix arena --bots CANDIDATE,basic --contracts king_of_hearts,queens,diamonds,ltoosh``, so the
@@ -14,6 +15,9 @@ comparison). The first bot is the one being measured, the second the uniform yar
 cheat. Per-deal results are cached in ``--cache`` (one file per bot label, seed and contract list; a
 temporary folder by default), so a longer run only plays the deals that are missing and the yardsticks
 are played once. The cache knows labels, not code: after changing a bot, use ``--fresh`` or a new folder.
+
+Several seeds (``--seed 1,7,8,9``, with ``--deals`` one count or one per seed) are each reported, then
+pooled: their deals together, with one bootstrap over all of them.
 
 Several ``--contracts`` groups are measured one after the other, and then together with every contract
 counted once, as in a kingdom where each contract is played once (each group's deals resampled within
@@ -173,10 +177,17 @@ def report(labels: list[str], res: list[dict[int, dict]], idx: list[int], reps: 
             )
 
 
+def _ints(text: str, what: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise SystemExit(f"--{what} takes a whole number or a comma-separated list of them, not {text!r}") from None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--deals", default="200", help="deals per seed; a list gives each seed its own")
+    ap.add_argument("--seed", default="7", help="a seed, or several (1,7,8,9): each measured, then pooled")
     ap.add_argument("--start", type=int, default=0, help="only deals from this index on (to split a run)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--rules", default="classic")
@@ -193,18 +204,30 @@ def main() -> None:
     labels = [b.strip() for b in args.bots.split(",")]
     if len(labels) != 3:
         ap.error("--bots takes three bots: measured,uniform,cheat")
-    idx = list(range(args.start, args.deals))
+    seeds = _ints(args.seed, "seed")
+    deals = _ints(args.deals, "deals")
+    if len(deals) == 1:
+        deals *= len(seeds)
+    if len(deals) != len(seeds):
+        ap.error(f"--deals gives {len(deals)} counts for {len(seeds)} seeds: give one, or one per seed")
     pooled: list[list[tuple[int, float, float, float]]] = []
     for group in args.contracts or [NEGATIVES]:
-        res = []
-        for i, label in enumerate(labels):
-            fresh = args.fresh and i == 0
-            res.append(
-                results_for(label, args.deals, args.seed, group, args.rules, args.jobs, args.cache, fresh, args.start)
-            )
-        print(f"deals {args.start} to {args.deals - 1}, seed {args.seed}, {args.rules}, {group}")
-        report(labels, res, idx, args.reps)
-        pooled.append([(res[0][i]["contract"], res[0][i]["diff"], res[1][i]["diff"], res[2][i]["diff"]) for i in idx])
+        together: list[dict[int, dict]] = [{}, {}, {}]  # every seed's deals, numbered on
+        for seed, n in zip(seeds, deals, strict=True):
+            res = []
+            for i, label in enumerate(labels):
+                fresh = args.fresh and i == 0
+                res.append(results_for(label, n, seed, group, args.rules, args.jobs, args.cache, fresh, args.start))
+            print(f"deals {args.start} to {n - 1}, seed {seed}, {args.rules}, {group}")
+            report(labels, res, list(range(args.start, n)), args.reps)
+            for acc, r in zip(together, res, strict=True):
+                base = len(acc)
+                acc.update({base + k: r[i] for k, i in enumerate(range(args.start, n))})
+        idx = list(range(len(together[0])))
+        if len(seeds) > 1:
+            print(f"pooled: {len(idx)} deals of seeds {args.seed}, {args.rules}, {group}")
+            report(labels, together, idx, args.reps)
+        pooled.append([(together[0][i]["contract"], *(r[i]["diff"] for r in together)) for i in idx])
     if len(pooled) > 1:
         rng = random.Random(1)
         lo, hi = interval([contract_share(pooled, rng) for _ in range(args.reps)])

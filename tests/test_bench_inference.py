@@ -1,0 +1,48 @@
+"""The inference-share benchmark's arithmetic and its pooling of seeds (the README's figure comes from it)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "inference.py"
+
+
+def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, str(BENCH), "--bots", "basic,random,cheat", "--cache", str(tmp_path), "--reps", "200"]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=300)
+
+
+def _share_line(out: str, after: str) -> str:
+    tail = out[out.index(after) :]
+    return next(line for line in tail.splitlines() if "gap share" in line)
+
+
+def test_seeds_are_reported_one_by_one_then_pooled_over_all_their_deals(tmp_path: Path) -> None:
+    both = _run(tmp_path, "--seed", "3,4", "--deals", "6,2")
+    assert both.returncode == 0, both.stderr
+    assert "deals 0 to 5, seed 3" in both.stdout and "deals 0 to 1, seed 4" in both.stdout
+    assert "pooled: 8 deals of seeds 3,4" in both.stdout
+    # Each seed's lines are those of a run of that seed alone (the cache is reused, so nothing replays).
+    alone = _run(tmp_path, "--seed", "4", "--deals", "2")
+    assert _share_line(alone.stdout, "seed 4") == _share_line(both.stdout, "seed 4")
+    assert "pooled" not in alone.stdout
+    # The pooled share is (measured - uniform) / (cheat - uniform) over the eight deals' cached results.
+    means = []
+    for label in ("basic", "random", "cheat"):
+        diffs = []
+        for seed, n in ((3, 6), (4, 2)):
+            (cached,) = tmp_path.glob(f"classic-*-seed{seed}-{label}.json")
+            diffs += [json.loads(cached.read_text())[str(i)]["diff"] for i in range(n)]
+        means.append(sum(diffs) / len(diffs))
+    expected = (means[0] - means[1]) / (means[2] - means[1])
+    assert f"gap share {expected:.1%}" in _share_line(both.stdout, "pooled")
+
+
+def test_a_bad_seed_list_or_a_mismatched_deal_list_is_a_clear_error(tmp_path: Path) -> None:
+    bad = _run(tmp_path, "--seed", "3,x")
+    assert bad.returncode != 0 and "--seed takes a whole number" in bad.stderr
+    mismatch = _run(tmp_path, "--seed", "3,4,5", "--deals", "2,2")
+    assert mismatch.returncode != 0 and "2 counts for 3 seeds" in mismatch.stderr
