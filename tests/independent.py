@@ -300,8 +300,12 @@ def replay(record: dict[str, Any]) -> Replay:
         entry: dict[str, Any] = {"king": king, "contract": contract, "thrown_in": thrown}
         r.deals.append(entry)
         if thrown is not None:
-            if not may_throw_in(opts, contract, hands[thrown]) or plays or doubled:
+            if not may_throw_in(opts, contract, hands[thrown]):
                 raise Fault(i, None, "this throw-in is not allowed")
+            if plays:  # the deal ended before its first play: like any play after the end, one too many
+                raise Fault(i, 0, "a thrown-in deal has no plays")
+            if doubled:  # the claims come before the doubling
+                raise Fault(i, None, "a thrown-in deal has no doubles")
             entry.update(finished=True, scores=[0, 0, 0, 0])
             continue  # the same king deals again and chooses again
         if not doubled <= doublable(opts, contract):

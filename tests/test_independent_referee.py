@@ -137,6 +137,31 @@ def test_golden_records_cut_and_damaged_agree(expected: Path) -> None:
         check(record, rng)
 
 
+# Random one-kingdom matches in which a seat threw a deal in (King of Hearts or Trix), found by a scan.
+THROWN_IN = [("wikipedia", 30), ("wikipedia", 42), ("wikipedia", 56), ("wikipedia", 168), ("denexa", 63)]
+
+
+@pytest.mark.parametrize(("preset", "seed"), THROWN_IN)
+def test_throw_ins_agree(preset: str, seed: int) -> None:
+    """Throw-ins are rare in random play: these matches have one, changed in every way a record can be."""
+    record = json.loads(Record.from_match(random_match(Rules.preset(preset, kingdoms=1), seed)).dumps())
+    i = next(i for i, d in enumerate(record["deals"]) if d.get("thrown_in") is not None)
+    variants = []
+    for seat in (None, 0, 1, 2, 3):  # another seat, or nobody, claims
+        variants.append(copy.deepcopy(record))
+        variants[-1]["deals"][i]["thrown_in"] = seat
+    variants.append(copy.deepcopy(record))
+    variants[-1]["deals"][i]["plays"] = list(record["deals"][i + 1]["plays"][:3])  # plays after the claim
+    variants.append(copy.deepcopy(record))
+    variants[-1]["deals"][i]["doubled"] = ["KH", "QS"]  # a double after the claim
+    for j in range(len(record["deals"])):  # a claim on every other deal
+        variants.append(copy.deepcopy(record))
+        variants[-1]["deals"][j]["thrown_in"] = (i + j) % 4
+    for v in variants:
+        assert independent.referee(v) == engine(v)
+    check(record, random.Random(seed))
+
+
 # Only King of Hearts scores: without doubling, a one-kingdom match leaves three seats tied on 0, so
 # every tiebreak runs.
 TIED = {"queen": 0, "diamond": 0, "trick": 0, "trix": [0, 0, 0, 0]}
