@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -15,6 +16,7 @@ from opentrix.actions import Action
 from opentrix.arena import ArenaConfig, BotSpec, SpecError, parse_spec, play_unit, run, summary
 from opentrix.arena.commands import register
 from opentrix.arena.duplicate import Unit
+from opentrix.arena.spec import arena_bot_names
 from opentrix.bots import BOTS, Bot
 from opentrix.contracts import Contract
 from opentrix.rules import Rules
@@ -98,8 +100,10 @@ def test_spec_parsing() -> None:
         parse_spec("grandmaster")
     with pytest.raises(SpecError, match="option"):
         parse_spec("strong:samples")
-    with pytest.raises(SpecError, match="bad option"):
+    with pytest.raises(SpecError, match=r"unknown option 'depth' for basic \(its options: mistakes\)"):
         parse_spec("basic:depth=3")
+    with pytest.raises(SpecError, match="bad option for strong: samples must be at least 1"):
+        parse_spec("strong:samples=0")
 
 
 # -- the command ------------------------------------------------------------------------------------
@@ -138,6 +142,42 @@ def test_cli_rejects_unwritable_output(tmp_path: Path) -> None:
     assert code == 2 and "does not exist" in out
     code, out = invoke("--bots", "basic,random", "--deals", "1", "--plot", str(tmp_path))
     assert code == 2 and "folder" in out
+
+
+def test_cli_rejects_a_file_it_cannot_open_before_the_run(tmp_path: Path) -> None:
+    """The folder exists but the file cannot be written: found out before the deals are played."""
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", "/proc/version")
+    assert code == 2 and "cannot write /proc/version" in out
+    locked = tmp_path / "locked.json"
+    locked.write_text("{}")
+    locked.chmod(0o444)
+    if os.access(locked, os.W_OK):  # root writes anyway: use a path no one can write
+        locked = Path("/proc/self/status")
+    fresh = tmp_path / "r.json"
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", str(fresh), "--plot", str(locked))
+    assert code == 2 and "cannot write" in out and "--plot" in out
+    assert not fresh.exists()  # trying --json left no empty file behind
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("strong:samples=abc", "option samples of strong takes a whole number, not 'abc'"),
+        ("strong:inference=maybe", "option inference of strong takes yes or no"),
+        ("strong:foo=1", "unknown option 'foo' for strong (its options: samples, budget_ms,"),
+        ("basic:samples=4", "unknown option 'samples' for basic (its options: mistakes)"),
+    ],
+)
+def test_cli_names_the_bad_bot_option(spec: str, says: str) -> None:
+    code, out = invoke("--bots", f"{spec},random", "--deals", "1")
+    assert code == 2 and says in out, out
+
+
+def test_cli_lists_every_bot_in_its_help() -> None:
+    code, out = invoke("--help")
+    assert code == 0
+    for name in arena_bot_names():
+        assert name in out, name
 
 
 def test_cli_rejects_unknown_contract() -> None:

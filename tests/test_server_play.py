@@ -262,6 +262,55 @@ def test_opentrix_play_opens_a_table_against_three_bots(tmp_path: Path) -> None:
         proc.wait(10)
 
 
+def _start_play(db: Path, *extra: str) -> tuple[subprocess.Popen[str], list[str], re.Match[str]]:
+    """``opentrix play`` on ``db``: the process, the lines it printed, and the table link's parts."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "opentrix.cli", "play", "--no-browser", "--port", str(port), "--database", str(db)]
+    cmd += ["--bots", "random,easy,random", "--rules", "online", *extra]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    lines = [""]
+    deadline = time.monotonic() + 30
+    while "your table is at" not in lines[-1] and time.monotonic() < deadline and proc.poll() is None:
+        lines.append(proc.stdout.readline())
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/t/([A-Z0-9]+)#seat=0&token=(\S+)", lines[-1])
+    assert m and int(m.group(1)) == port, lines
+    return proc, lines, m
+
+
+def _seat_of(port: str, code: str, token: str) -> int | None:
+    async def hello() -> int | None:
+        p = await Player.join(f"ws://127.0.0.1:{port}", code, token)
+        await p.close()
+        return p.seat
+
+    return asyncio.run(hello())
+
+
+def test_opentrix_play_takes_up_the_unfinished_match(tmp_path: Path) -> None:
+    """Stopped and started again, ``opentrix play`` hands back the same table with a fresh link; the old
+    link's secret no longer seats anyone; ``--new``, or other bots, start another match."""
+    db = tmp_path / "play.db"
+    proc, lines, first = _start_play(db)
+    proc.terminate()
+    proc.wait(10)
+    assert not any("taking up" in line for line in lines)
+    proc, lines, again = _start_play(db)
+    try:
+        assert any("taking up your unfinished match" in line for line in lines), lines
+        assert again.group(2) == first.group(2) and again.group(3) != first.group(3)
+        assert _seat_of(again.group(1), again.group(2), again.group(3)) == 0
+        assert _seat_of(again.group(1), again.group(2), first.group(3)) is None  # watching, not playing
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    for extra in (["--new"], ["--bots", "random,random,random"]):
+        proc, lines, other = _start_play(db, *extra)
+        proc.terminate()
+        proc.wait(10)
+        assert other.group(2) != first.group(2), extra
+
+
 @pytest.mark.postgres
 async def test_tables_can_live_in_postgresql(tmp_path: Path) -> None:
     schema = unique_schema()

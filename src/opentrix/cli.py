@@ -55,9 +55,12 @@ def play(
     seed: Annotated[int | None, typer.Option(help="seed for the deals (default: random)", min=0, max=MAX_SEED)] = None,
     save: Annotated[Path | None, typer.Option(help="write the match as opentrix-record/1 as it goes")] = None,
     host: Annotated[str, typer.Option(help="address for the local web server")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port for the local web server (0: any free port)")] = 0,
+    port: Annotated[int, typer.Option(help="port for the local web server (0: any free port)", min=0, max=65535)] = 0,
     database: Annotated[str | None, typer.Option(help="SQLite file or postgresql:// URL")] = None,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="do not open a browser")] = False,
+    new: Annotated[
+        bool, typer.Option("--new", help="browser: start a new match, not the one left unfinished with these bots")
+    ] = False,
     ascii_only: Annotated[
         bool, typer.Option("--ascii", help="terminal: letters instead of suit symbols (S H D C)")
     ] = False,
@@ -99,6 +102,7 @@ def play(
             database=database,
             open_browser=not no_browser,
             bot_delay=bot_delay,
+            new=new,
         )
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -15,11 +16,13 @@ from ..rules import PRESETS, Rules
 
 BOTS_HELP = (
     "candidate,baseline, e.g. strong,basic; options after colons: strong:samples=40:budget_ms=250 "
-    "(random, basic, novice, strong, strong-uniform, cheat, easy, medium, hard)"
+    "(random, basic, novice, strong, strong-uniform, easy, medium, hard, openspiel-ismcts; "
+    "for the arena only: cheat, cheat-from)"
 )
 
 
 def _check_writable(path: Path | None, option: str) -> None:
+    """Fail before a long run, not after it: the file must be one this process can open for writing."""
     if path is None or str(path) == "-":
         return
     parent = path.parent if str(path.parent) else Path(".")
@@ -27,8 +30,22 @@ def _check_writable(path: Path | None, option: str) -> None:
         raise typer.BadParameter(f"{path} is a folder; give a file name", param_hint=option)
     if not parent.is_dir():
         raise typer.BadParameter(f"cannot write {path}: folder {parent} does not exist", param_hint=option)
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise typer.BadParameter(f"cannot write {path}: permission denied", param_hint=option)
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+    except OSError as e:
+        raise typer.BadParameter(f"cannot write {path}: {e.strerror or e}", param_hint=option) from None
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def _write(path: Path, write: Callable[[Path], object]) -> None:
+    try:
+        write(path)
+    except OSError as e:
+        typer.echo(f"opentrix: cannot write {path}: {e.strerror or e}", err=True)
+        raise typer.Exit(1) from None
 
 
 def arena(
@@ -88,6 +105,8 @@ def arena(
             )
     _check_writable(json_out, "--json")
     _check_writable(plot, "--plot")
+    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+        raise typer.BadParameter("drawing needs matplotlib: pip install 'opentrix[arena]'", param_hint="--plot")
     config = ArenaConfig(candidate, baseline, the_rules, deals, seed, jobs, chosen, kingdom)
 
     from rich.console import Console
@@ -140,9 +159,9 @@ def arena(
         if str(json_out) == "-":
             sys.stdout.write(text + "\n")
         else:
-            json_out.write_text(text + "\n")
+            _write(json_out, lambda p: p.write_text(text + "\n"))
     if plot is not None and doc["overall"]["n"]:
-        draw(doc, plot)
+        _write(plot, lambda p: draw(doc, p))
     if result.interrupted:
         raise typer.Exit(130)
 

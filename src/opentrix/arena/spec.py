@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +57,33 @@ def _value(text: str) -> Any:
     return text
 
 
+def _check_options(name: str, cls: type, options: dict[str, Any]) -> None:
+    """Each option is one the bot takes, with a value of the kind its default has (a number, yes/no)."""
+    signature = inspect.signature(cls).parameters.values()  # the constructor's, without self
+    params = {p.name: p for p in signature if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    takes_any = any(p.kind == p.VAR_KEYWORD for p in signature)
+    for key, value in options.items():
+        param = params.get(key)
+        if param is None:
+            if takes_any:
+                continue
+            known = ", ".join(params) or "none"
+            raise SpecError(f"unknown option {key!r} for {name} (its options: {known})")
+        default, annotation = param.default, str(param.annotation)
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if isinstance(default, bool) or annotation == "bool":
+            kind, fits = "yes or no", isinstance(value, bool)
+        elif isinstance(default, float) or "float" in annotation:
+            kind, fits = "a number", number
+        elif isinstance(default, int) or "int" in annotation:
+            kind, fits = "a whole number", number and isinstance(value, int)
+        else:
+            continue
+        fits = fits or (value is None and "None" in annotation)
+        if not fits:
+            raise SpecError(f"option {key} of {name} takes {kind}, not {value!r}")
+
+
 def parse_spec(text: str) -> BotSpec:
     """``strong:samples=40`` -> BotSpec("strong", {"samples": 40}); checks the bot exists and builds."""
     name, *parts = text.strip().split(":")
@@ -70,7 +98,10 @@ def parse_spec(text: str) -> BotSpec:
         options[key.strip()] = _value(value.strip())
     spec = BotSpec(name, options)
     try:
+        _check_options(name, type(BotSpec(name).build("check")), options)
         spec.build("check")
+    except SpecError:
+        raise
     except TypeError as e:
         raise SpecError(f"bad option for {name}: {e}") from None
     except ValueError as e:

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import webbrowser
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .settings import Settings
+if TYPE_CHECKING:
+    from .settings import Settings
+
+# What the web table needs beyond the engine: checked before anything is imported from them, so that a
+# plain ``pip install -e .`` keeps ``verify`` and ``--help`` working and ``serve`` says what to install.
+SERVER_MODULES = ("uvicorn", "fastapi", "sqlalchemy", "platformdirs", "alembic")
 
 WS_MAX_SIZE = 1 << 20  # frames above this close the socket; the app answers smaller oversized ones itself
 
@@ -36,6 +42,13 @@ def _uvicorn_config(settings: Settings, host: str, port: int, log_level: str):  
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"opentrix: {message}", err=True)
     return typer.Exit(1)
+
+
+def require_server() -> None:
+    """Exit with an install hint, not a traceback, when the server extra is not installed."""
+    missing = [m for m in SERVER_MODULES if importlib.util.find_spec(m) is None]
+    if missing:
+        raise _fail(f"the web table needs {', '.join(missing)}: pip install 'opentrix[play]'")
 
 
 def preflight(database: str | None, host: str, port: int) -> str:
@@ -71,6 +84,8 @@ def preflight(database: str | None, host: str, port: int) -> str:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no clash
             try:
                 sock.bind((host, port))
+            except socket.gaierror as e:
+                raise _fail(f"cannot listen on {host!r}: {e.strerror or e}; choose another --host") from None
             except OSError as e:
                 raise _fail(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another --port") from None
     return url
@@ -78,7 +93,7 @@ def preflight(database: str | None, host: str, port: int) -> str:
 
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0 for every interface)")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(help="port to listen on", min=0, max=65535)] = 8000,
     database: Annotated[
         str | None,
         typer.Option(help="SQLite file or postgresql:// URL (default: $OPENTRIX_DATABASE_URL, else the data folder)"),
@@ -89,7 +104,10 @@ def serve(
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
 ) -> None:
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
+    require_server()
     import uvicorn
+
+    from .settings import Settings
 
     if bot_delay < 0 or deal_pause < 0 or grace < 0:
         raise typer.BadParameter("delays are seconds, 0 or more")
@@ -109,11 +127,16 @@ def play_web(
     database: str | None,
     open_browser: bool,
     bot_delay: float = 0.9,
+    new: bool = False,
 ) -> None:
-    """Start a local server, sit the player at seat 0 against three bots, and open the browser there."""
+    """Start a local server, sit the player at seat 0 against three bots, and open the browser there.
+
+    The match unfinished last time with the same rules and bots is taken up again, unless ``new``."""
+    require_server()
     import uvicorn
 
     from .hub import NewTable
+    from .settings import Settings
 
     preflight(database, host, port)
     settings = Settings(database=database, bot_delay=bot_delay)
@@ -129,12 +152,17 @@ def play_web(
             await asyncio.sleep(0.05)
         bound = server.servers[0].sockets[0].getsockname()[1]
         levels = ("medium", bots[0], bots[1], bots[2])
-        spec = NewTable(name="You", preset=rules, bots=levels, seed=seed, start=True)
-        table, token = await config.app.state.hub.create(spec)
+        spec = NewTable(name="You", preset=rules, bots=levels, seed=seed, start=True, local=True)
+        hub = config.app.state.hub
+        kept = None if new else await hub.resume_local(spec)
+        table, token = kept or await hub.create(spec)
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
         url = f"http://{shown}:{bound}/t/{table.id}#seat=0&token={token}"
+        if kept is not None:
+            done = sum(1 for d in table.match.summaries if d.thrown_in is None)
+            typer.echo(f"opentrix: taking up your unfinished match ({done} deals played; --new starts another)")
         typer.echo(f"opentrix: your table is at {url}")
-        typer.echo("opentrix: press Ctrl-C to stop the server (the match is kept and resumes next time)")
+        typer.echo("opentrix: press Ctrl-C to stop the server (an unfinished match is taken up next time)")
         if open_browser:
             webbrowser.open(url)
         await serving

@@ -40,6 +40,7 @@ class NewTable:
     host_seat: int = 0
     seed: int | None = None
     start: bool = False  # fill the empty seats with bots and start at once (``opentrix play``)
+    local: bool = False  # made by ``opentrix play``: the next ``opentrix play`` may take it up again
 
     def check(self) -> None:
         if self.preset not in PRESETS:
@@ -108,6 +109,34 @@ class Hub:
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id.upper())
 
+    async def resume_local(self, spec: NewTable) -> tuple[Table, str] | None:
+        """The latest unfinished ``opentrix play`` table with these rules, bots (and seed, if given), with a
+        fresh secret for its player: the link printed last time named a port that may be gone."""
+        spec.check()
+        rules = rules_for(
+            spec.preset,
+            doubling=spec.doubling,
+            partnership=spec.partnership,
+            complex=spec.complex,
+            kingdoms=spec.kingdoms,
+        )
+        mine = [
+            t
+            for t in self.tables.values()
+            if t.options.get("local")
+            and t.status == "playing"
+            and not t.finished
+            and t.rules == rules
+            and (spec.seed is None or t.seed == spec.seed)
+            and t.seats[t.host_seat].kind == "human"
+            and [s.bot_level for s in t.seats if s.seat != t.host_seat]
+            == [lv for i, lv in enumerate(spec.bots) if i != spec.host_seat]
+        ]
+        if not mine:
+            return None
+        table = max(mine, key=lambda t: t.created_at)
+        return table, await table.reissue(table.host_seat)
+
     async def create(self, spec: NewTable) -> tuple[Table, str]:
         """A new table with the host in his seat; returns it and the host's seat token."""
         spec.check()
@@ -130,6 +159,8 @@ class Hub:
             else:
                 seats.append(SeatRow(s, "bot" if spec.start else "open", "", spec.bots[s]))
         options: dict[str, Any] = {"timer": spec.timer}
+        if spec.local:
+            options["local"] = True
         seed = spec.seed if spec.seed is not None else secrets.randbits(48)
         for _ in range(10):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))

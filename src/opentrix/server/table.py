@@ -412,6 +412,19 @@ class Table:
         self._broadcast({"kind": "seats"})
         return seat, token
 
+    async def reissue(self, seat: int) -> str:
+        """A new secret for a human seat; the old one stops working (``opentrix play`` taking a match up again)."""
+        state = self.seats[seat]
+        old = state.token_hash
+        token = new_token()
+        state.token_hash = token_hash(token)
+        try:
+            await self.store.run(self.store.storage.update_seats, self.id, [state.row()])
+        except Exception:
+            state.token_hash = old
+            raise
+        return token
+
     async def begin(self, token: str | None) -> None:
         """The host starts the match; bots fill the empty seats."""
         if self.seat_of_token(token) != self.host_seat:
