@@ -20,6 +20,7 @@ RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 TRICK_CONTRACTS = ("king_of_hearts", "queens", "diamonds", "ltoosh", "complex")
 QUEENS = {"QS", "QH", "QD", "QC"}
+CARDS = {r + s for r in RANKS for s in SUITS}
 
 # RULES.md, "Presets"; the last five options are the same in every preset
 PRESETS: dict[str, dict[str, Any]] = {
@@ -277,8 +278,7 @@ def replay(record: dict[str, Any]) -> Replay:
     deals = record["deals"]
     if not deals:
         return r
-    first = deals[0]["hands"]
-    king = next(s for s in range(4) if opts["first_king_card"] in first[s])
+    king = -1  # the holder of the first king card, once deal 0's hands are known to be sound
     kingdoms_done = 0
     left = list(per_kingdom)  # the king's contracts not played yet
     tiebreak = False  # playing extra King of Hearts deals
@@ -288,8 +288,10 @@ def replay(record: dict[str, Any]) -> Replay:
         if r.match_over:
             raise Fault(i, None, "the match is over")
         hands = [set(h) for h in deal["hands"]]
-        if any(len(h) != 13 for h in hands) or len(set().union(*hands)) != 52:
+        if any(len(h) != 13 for h in hands) or set().union(*hands) != CARDS:
             raise Fault(i, None, "not four hands of 13 distinct cards")
+        if i == 0:
+            king = next(s for s in range(4) if opts["first_king_card"] in hands[s])
         contract = deal["contract"]
         allowed = ["king_of_hearts"] if tiebreak else left
         if contract not in allowed:

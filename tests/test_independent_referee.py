@@ -69,7 +69,8 @@ def cut(record: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 def damage(record: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    """The record with one entry changed as a slip of the pen would: a play, a contract, a throw-in or a double.
+    """The record with one entry changed as a slip of the pen would: a play, a card of a hand, a contract, a
+    throw-in or a double.
 
     A replaced play is mostly another card of the same hand (a revoke, a lead the ban forbids, a card
     already played, a legal card that breaks a later play), sometimes any card or a pass.
@@ -86,7 +87,15 @@ def damage(record: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
         plays[j] = rng.choice([c for c in pool if c != plays[j]])
         return out
     deal = rng.choice(out["deals"])
-    if what < 0.8:
+    if what < 0.72 and len(out["deals"]) > 1:  # plays lost from a deal that others follow, and maybe a bad card
+        i = rng.randrange(len(out["deals"]) - 1)
+        plays = out["deals"][i]["plays"]
+        del plays[rng.randrange(len(plays) + 1) :]
+        if rng.random() < 0.5:
+            out["deals"][rng.randrange(i + 1, len(out["deals"]))]["hands"][0][0] = "ZZ"
+    elif what < 0.75:
+        deal["hands"][rng.randrange(4)][rng.randrange(13)] = rng.choice(["ZZ", "1S", "KX", "AS"])
+    elif what < 0.8:
         deal["contract"] = rng.choice(["king_of_hearts", "queens", "diamonds", "ltoosh", "trix", "complex"])
     elif what < 0.9:
         deal["thrown_in"] = rng.choice([None, 0, 1, 2, 3])
@@ -106,6 +115,9 @@ def check(record: dict[str, Any], rng: random.Random) -> None:
             assert game.legal() == engine_next_plays(part), part["deals"][-1]["plays"]
     for _ in range(6):
         bad = damage(record, rng)
+        if bad is not None:
+            assert independent.referee(bad) == engine(bad)
+        bad = damage(cut(record, rng), rng)  # a fault after an unfinished deal is the unfinished deal's
         if bad is not None:
             assert independent.referee(bad) == engine(bad)
 
@@ -206,6 +218,8 @@ def test_both_referees_find_the_same_faults() -> None:
         pytest.fail("no revoke was possible in the whole deal")
     unfinished = copy.deepcopy(record)
     unfinished["deals"][i]["plays"].pop()
+    assert independent.referee(unfinished) == engine(unfinished) == {"ok": False, "error": {"deal": i, "play": None}}
+    unfinished["deals"][i + 1]["hands"][2][5] = "ZZ"  # a later deal's form error does not come first
     assert independent.referee(unfinished) == engine(unfinished) == {"ok": False, "error": {"deal": i, "play": None}}
     extra = copy.deepcopy(record)
     extra["deals"].append(copy.deepcopy(record["deals"][-1]))

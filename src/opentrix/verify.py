@@ -34,14 +34,20 @@ def _earlier_error(text: str | bytes, error: RecordError) -> RecordError:
     """
     if error.deal is None or error.deal == 0:
         return error
+    i = error.deal
     try:
         data = json.loads(text)
-        data["deals"] = data["deals"][: error.deal]
-        Record.from_json(data).replay()
+        data["deals"] = data["deals"][:i]
+        match = Record.from_json(data).replay()
     except RecordError as earlier:
         return earlier
     except Exception:  # the form error stands; a second reading must never crash the referee
         return error
+    # the deals before are sound, but deal i may not follow them at all (as replay would have said first)
+    if match.phase == Phase.MATCH_OVER:
+        return RecordError("the match is already over; no further deal can follow", i)
+    if match.phase != Phase.DEAL_OVER:
+        return RecordError(f"the deal is not finished, yet deal {i} follows it", i - 1)
     return error
 
 
