@@ -1,4 +1,5 @@
-"""A second referee, written straight from RULES.md and RECORD-FORMAT.md, sharing no code with opentrix.
+"""A second referee, written straight from the rule book and the record format (docs/rules.md,
+docs/record-format.md), sharing no code with opentrix.
 
 It reads a record as plain JSON (canonical card strings such as ``"TD"``), replays it with sets of
 strings and small loops, and answers what ``verify --json`` must answer: each deal's king, contract,
@@ -22,7 +23,7 @@ TRICK_CONTRACTS = ("king_of_hearts", "queens", "diamonds", "ltoosh", "complex")
 QUEENS = {"QS", "QH", "QD", "QC"}
 CARDS = {r + s for r in RANKS for s in SUITS}
 
-# RULES.md, "Presets"; the last five options are the same in every preset
+# The rule book, "The presets"; the last six options are the same in every preset
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {"kingdom_passes": "with_play", "hearts_lead_ban": True, "doubling": False,
                 "self_capture": "normal", "koh_redeal": False, "trix_throw_in": False, "early_end": False,
@@ -54,7 +55,7 @@ class Fault(Exception):
 
 
 def options(rules: Any) -> dict[str, Any]:
-    """Every option of RULES.md for the record's ``rules`` field."""
+    """Every option of the rule book for the record's ``rules`` field."""
     if rules is None:
         rules = "classic"
     if isinstance(rules, str):
@@ -207,7 +208,7 @@ class DealPlay:
         return result
 
     def _double_score(self, card: str, result: list[int]) -> None:
-        """RULES.md, "Doubling": the holder gains the value, the taker pays it once more, with exceptions."""
+        """The rule book, "Doubling": the holder gains the value, the taker pays it once more, with exceptions."""
         opts = self.opts
         value = -(opts["points"]["king_of_hearts"] if card == "KH" else opts["points"]["queen"])  # > 0
         holder = next(p for p in range(4) if card in self.dealt[p])
@@ -233,7 +234,7 @@ def doublable(opts: dict[str, Any], contract: str) -> set[str]:
 
 
 def may_throw_in(opts: dict[str, Any], contract: str, hand: set[str]) -> bool:
-    """RULES.md, "Redeals": the hands that may claim a redeal."""
+    """The rule book, "Redeals (throw-ins)": the hands that may claim a redeal."""
     if contract == "king_of_hearts" and opts["koh_redeal"]:
         hearts = {c for c in hand if suit(c) == "H"}
         return hearts in ({"KH"}, {"AH"}, {"AH", "KH"})

@@ -4,7 +4,7 @@ Random legal matches under random option combinations are written as records; bo
 the same summary for the whole record, for the record cut short anywhere, and for the record with one
 play replaced (the same first fault, at the same deal and play); where a deal is cut short, both must
 allow the same next plays. A rule read wrongly by the engine would have to be read wrongly the same
-way by a separate reading of RULES.md to pass.
+way by a separate reading of the rule book to pass.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def test_lenient_card_strings_in_canonical_out() -> None:
 
 
 def test_a_record_stopped_before_the_first_deal_is_valid() -> None:
-    """RECORD-FORMAT: a record may stop anywhere, so also before its first deal (nothing scored)."""
+    """The record format: a record may stop anywhere, so also before its first deal (nothing scored)."""
     data = example("classic-full-match")
     data["deals"] = []
     assert verify(data) == {"ok": True, "deals": [], "totals": [0, 0, 0, 0], "match_over": False, "winners": []}

@@ -109,7 +109,7 @@ def test_a_record_cut_anywhere_gets_a_located_error_or_a_summary(name: str, data
 @settings(max_examples=150, deadline=None)
 @given(name=st.sampled_from(NAMES), data=st.data())
 def test_a_record_stopped_after_any_play_is_valid(name: str, data: st.DataObject) -> None:
-    """RECORD-FORMAT: a record may stop anywhere, after any deal or inside the last one."""
+    """The record format: a record may stop anywhere, after any deal or inside the last one."""
     doc = copy.deepcopy(RECORDS[name])
     i = data.draw(st.integers(0, len(doc["deals"]) - 1))
     doc["deals"] = doc["deals"][: i + 1]

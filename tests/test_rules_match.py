@@ -16,7 +16,7 @@ from opentrix.contracts import Contract
 from opentrix.deal import Phase, deal_hands
 from opentrix.errors import IllegalContract, NotYourTurn, WrongPhase
 from opentrix.match import Match
-from opentrix.rules import Rules
+from opentrix.rules import Points, Rules, RulesError
 from opentrix.view import view
 
 
@@ -238,3 +238,15 @@ def test_a_match_can_start_at_a_contract_choice_in_the_middle() -> None:
     assert m.totals == [10, -10, 5, -5]
     with pytest.raises(ValueError, match="king must be a seat"):
         Match.at_contract_choice(Rules.preset("classic"), hands, king=4)
+
+
+def test_preset_overrides_take_objects_and_their_json_forms_alike() -> None:
+    """``first_king_card`` and ``points`` are typed fields: a Card or Points is taken as well as the
+    record's string and dict, and checked the same way."""
+    typed = Rules.preset("classic", first_king_card=Card.parse("QS"), points=Points(diamond=-15))
+    plain = Rules.preset("classic", first_king_card="QS", points={"diamond": -15})
+    assert typed == plain and Rules.from_json(typed.to_json()) == typed
+    with pytest.raises(RulesError, match="first_king_card"):
+        Rules.preset("classic", first_king_card=53)
+    with pytest.raises(RulesError, match="trix"):
+        Rules.preset("classic", points=Points(trix=(1, 2)))  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 """``opentrix verify``, the real console command, on valid, unfinished and invalid records.
 
 Also the golden records of tests/golden: their frozen expected output, and their scores recomputed
-by ``tests/independent.py``, a second referee written straight from RULES.md that shares no code
+by ``tests/independent.py``, a second referee written straight from the rule book that shares no code
 with the engine.
 """
 
@@ -73,13 +73,18 @@ def test_valid_records_exit_0() -> None:
     assert [d["ok"] for d in json_lines(r.stdout)] == [True, True, True]
 
 
-def test_text_report() -> None:
+def test_text_report(tmp_path: Path) -> None:
     r = opentrix("verify", EXAMPLES / "classic-invalid-revoke.json", EXAMPLES / "wikipedia-unfinished.json")
     assert r.returncode == 1
     out = r.stdout
     assert "classic-invalid-revoke.json: INVALID: deal 0, play 5: seat 1 must follow suit ♦ (holds 8♦ 5♦ 3♦)" in out
     assert "wikipedia-unfinished.json: ok: 3 deals (2 finished), match not over" in out
     assert "unfinished" in out
+    one = json.loads((EXAMPLES / "wikipedia-unfinished.json").read_text())
+    one["deals"] = one["deals"][:1]
+    path = tmp_path / "one-deal.json"
+    path.write_text(json.dumps(one))
+    assert "one-deal.json: ok: 1 deal (1 finished), match not over" in opentrix("verify", path).stdout
     r = opentrix("verify", EXAMPLES / "online-partnership-one-kingdom.json")
     assert r.returncode == 0
     assert "seats 0+2: +115   seats 1+3: -115" in r.stdout and "winners: seat 0, seat 2" in r.stdout

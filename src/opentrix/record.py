@@ -1,4 +1,4 @@
-"""opentrix-record/1: read, check, replay and write game records (RECORD-FORMAT.md)."""
+"""opentrix-record/1: read, check, replay and write game records (docs/record-format.md)."""
 
 from __future__ import annotations
 

@@ -84,7 +84,7 @@ class Points:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every option of RULES.md. Build one with ``Rules.preset("online", partnership=True)``."""
+    """Every option of the rule book (docs/rules.md). Build one with ``Rules.preset("online", partnership=True)``."""
 
     preset_name: str = "classic"
     kingdom_passes: KingdomPasses = "with_play"
@@ -203,12 +203,14 @@ def _check_option(key: str, value: Any) -> Any:
             raise RulesError(f"rules: option 'kingdoms' must be a whole number from 1 to 100, not {value!r}")
         return value
     if key == "first_king_card":
+        if isinstance(value, Card):
+            return value
         try:
             return Card(parse_card(value))
         except ValueError as e:
             raise RulesError(f"rules: option 'first_king_card': {e}") from None
     if key == "points":
-        return Points.from_json(value)
+        return Points.from_json(value.to_json() if isinstance(value, Points) else value)  # checked either way
     raise RulesError(f"rules: unknown option {key!r} (known: preset, {', '.join(OPTION_NAMES)})")
 
 

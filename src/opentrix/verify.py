@@ -110,7 +110,8 @@ def describe(name: str, result: dict[str, Any], message: str | None = None) -> s
     lines = []
     done = sum(1 for d in deals if d["finished"])
     state = "match over" if result["match_over"] else "match not over"
-    lines.append(f"{name}: ok: {len(deals)} deals ({done} finished), {state}")
+    count = f"{len(deals)} deal" + ("" if len(deals) == 1 else "s")
+    lines.append(f"{name}: ok: {count} ({done} finished), {state}")
     for i, d in enumerate(deals):
         if d["thrown_in"] is not None:
             what = f"thrown in by seat {d['thrown_in']}"
