@@ -11,6 +11,7 @@ import os
 import random
 import re
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -118,6 +119,12 @@ class ServeProcess:
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait(10)
+
+    def stop(self) -> str:
+        """Ctrl-C: a clean shutdown (the server lets go of its tables); returns what it printed."""
+        self.proc.send_signal(signal.SIGINT)
+        out, _ = self.proc.communicate(timeout=20)
+        return out.decode() if out else ""
 
 
 class Player:

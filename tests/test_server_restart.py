@@ -1,12 +1,15 @@
-"""Restarting the server loses nothing: kill the real process mid-deal, start it again, play on."""
+"""Restarting the server loses nothing: kill the real process mid-deal, start it again, play on. Two
+servers on one database never play the same table: each holds its tables under a lease."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import time
 from pathlib import Path
 
 import httpx
+import websockets
 
 from test_server_kit import Player, ServeProcess, check_no_hidden_cards, free_port, record_of
 
@@ -65,3 +68,54 @@ def test_a_killed_server_resumes_the_match_at_the_same_point(tmp_path: Path) -> 
         assert check_no_hidden_cards(me.messages, 0, record) > 10
     finally:
         server.kill()
+
+
+def test_two_servers_on_one_database_never_play_the_same_table(tmp_path: Path) -> None:
+    """The second server leaves the first one's tables alone (before leases it replayed them too and its
+    writes collided); after the first stops cleanly, the second takes its unfinished table up."""
+    database = str(tmp_path / "shared.db")
+    fast = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "60")
+    first = ServeProcess(database, free_port(), *fast)
+    second: ServeProcess | None = None
+    try:
+        new = {"name": "Lina", "bots": "random", "start": True, "kingdoms": 1, "rules": "online"}
+        played = httpx.post(f"{first.base}/api/tables", json={**new, "seed": 5}, timeout=10).json()
+        left = httpx.post(f"{first.base}/api/tables", json={**new, "seed": 6}, timeout=10).json()
+        second = ServeProcess(database, free_port(), *fast)
+        info = httpx.get(f"{second.base}/api/tables/{played['id']}", timeout=10).json()
+        assert "seats" not in info and info["status"] == "playing"  # the store's facts only: not played here
+
+        async def refused() -> str:
+            async with websockets.connect(f"{second.ws_base}/ws/{played['id']}") as ws:
+                return str(await ws.recv())
+
+        assert "is played by another opentrix server using this database" in asyncio.run(refused())
+
+        async def play_out() -> None:
+            me = await Player.join(first.ws_base, played["id"], played["token"])
+            await me.play_to_end(random.Random(4))
+            await me.close()
+
+        asyncio.run(play_out())
+        assert record_of(first.base, played["id"]).replay().is_over
+        out = first.stop()
+        assert "Traceback" not in out, out
+        deadline = time.monotonic() + 15  # the second server looks for free tables every lease/3 seconds
+        while "seats" not in httpx.get(f"{second.base}/api/tables/{left['id']}", timeout=10).json():
+            assert time.monotonic() < deadline, "the second server did not take up the released table"
+            time.sleep(0.2)
+
+        async def resumed() -> None:
+            me = await Player.join(second.ws_base, left["id"], left["token"])
+            assert me.seat == 0
+            await me.play_to_end(random.Random(5))
+            await me.close()
+
+        asyncio.run(resumed())
+        assert record_of(second.base, left["id"]).replay().is_over
+        out = second.stop()
+        assert "Traceback" not in out and "UNIQUE" not in out, out
+    finally:
+        for server in (first, second):
+            if server is not None and server.proc.poll() is None:
+                server.kill()

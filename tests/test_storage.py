@@ -59,9 +59,9 @@ def table_row(code: str = "ABC234", status: str = "playing", seed: int = 7) -> T
 
 
 def test_migrations_create_the_schema_and_are_idempotent(storage: Storage) -> None:
-    assert storage.revision() == "0001"
+    assert storage.revision() == "0002"
     storage.migrate()
-    assert storage.revision() == "0001"
+    assert storage.revision() == "0002"
     assert storage.load_active() == []
 
 
@@ -106,6 +106,22 @@ def test_seats_status_and_the_active_list(storage: Storage) -> None:
     assert lobby.seats[1] == SeatRow(1, "human", "Omar", "medium", "b" * 64)
     with pytest.raises(ValueError):
         storage.set_status("DONE22", "paused")
+
+
+def test_a_table_is_played_by_one_server_at_a_time(storage: Storage) -> None:
+    """Leases: a server takes only the active tables no live server holds; a lease that runs out, or is
+    released at shutdown, lets the next server take the table; its first holder then learns it lost it."""
+    storage.create_table(table_row("HELD22"), owner="a", lease=60)
+    storage.create_table(table_row("FREE22"))  # from before leases, or released
+    storage.create_table(table_row("GONE22", status="finished"))
+    assert [t.id for t in storage.claim_active("b", 60)] == ["FREE22"]
+    assert [t.id for t in storage.claim_active("a", 60)] == ["HELD22"]  # its own, not b's
+    assert storage.renew("a", 60, ["HELD22"]) == set()
+    assert storage.renew("a", -1, ["HELD22"]) == set()  # a's lease runs out (as if a stopped renewing)
+    assert sorted(t.id for t in storage.claim_active("b", 60)) == ["FREE22", "HELD22"]
+    assert storage.renew("a", 60, ["HELD22"]) == {"HELD22"}  # a must let it go
+    storage.release("b")
+    assert sorted(t.id for t in storage.claim_active("c", 60)) == ["FREE22", "HELD22"]
 
 
 def test_finished_matches_are_listed_with_their_record(storage: Storage) -> None:

@@ -162,7 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def join(code: str, request: Request) -> Response:
         table = hub.get(code)
         if table is None:
-            return _bad(f"no table {code!r}", 404)
+            return _bad(await hub.missing(code), 404)
         data = await _json_body(request)
         name = data.get("name")
         if not isinstance(name, str):
@@ -178,7 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def start(code: str, request: Request) -> Response:
         table = hub.get(code)
         if table is None:
-            return _bad(f"no table {code!r}", 404)
+            return _bad(await hub.missing(code), 404)
         token = (await _json_body(request)).get("token")
         await table.call(lambda: table.begin(token if isinstance(token, str) else None))
         return JSONResponse({"ok": True})
@@ -237,7 +237,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await ws.accept()
         table = hub.get(code)
         if table is None:
-            await ws.send_text(error_message(f"no table {code!r}"))
+            await ws.send_text(error_message(await hub.missing(code)))
             await ws.close(code=4404)
             return
         conn = Connection(ws.send_text, ws.close)

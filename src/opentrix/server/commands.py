@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import socket
 import webbrowser
 from typing import TYPE_CHECKING, Annotated
 
@@ -54,8 +55,6 @@ def require_server() -> None:
 def preflight(database: str | None, host: str, port: int) -> str:
     """Check the store and the port before the server starts, so a mistake is one clear line, not a
     traceback from inside the server; returns the database URL (its schema is brought up to date)."""
-    import socket
-
     import sqlalchemy as sa
 
     from .settings import database_url
@@ -112,7 +111,8 @@ def serve(
     if bot_delay < 0 or deal_pause < 0 or grace < 0:
         raise typer.BadParameter("delays are seconds, 0 or more")
     url = preflight(database, host, port)
-    settings = Settings(database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace)
+    owner = f"{socket.gethostname()}:{port}" if port else None  # a restart on this port takes its tables back
+    settings = Settings(database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, owner=owner)
     typer.echo(f"opentrix: tables stored in {url.split('@')[-1]}")
     typer.echo(f"opentrix: open http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/ in a browser")
     uvicorn.Server(_uvicorn_config(settings, host, port, log_level)).run()

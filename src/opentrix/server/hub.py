@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +20,8 @@ from .table import Table, TableError, new_token, rules_for, token_hash
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
 CODE_LENGTH = 6
 MAX_TIMER = 600
+log = logging.getLogger("opentrix.server")
+
 SWEEP_EVERY = 60.0  # seconds between looks for finished tables nobody is watching
 
 
@@ -77,21 +82,60 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.epoch = secrets.token_hex(4)  # changes with every server start: event numbers restart
         self._sweeper: asyncio.Task[None] | None = None
+        self._leaser: asyncio.Task[None] | None = None
+        # Who holds this server's tables in the store: the settings' name (``host:port`` for ``opentrix
+        # serve``, so a restart on the same port takes its tables back at once) or a name of its own.
+        self.owner = settings.owner or f"{socket.gethostname()}:{secrets.token_hex(6)}"
 
     async def startup(self) -> None:
-        """Migrate the schema, then resume every table that was in the lobby or being played."""
+        """Migrate the schema, then take up every table in the lobby or in play that no other server holds."""
         await self.store.run(self.storage.migrate)
-        for row in await self.store.run(self.storage.load_active):
+        await self._adopt()
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+        self._leaser = asyncio.create_task(self._lease_forever())
+
+    async def shutdown(self) -> None:
+        for task in (self._sweeper, self._leaser):
+            if task is not None:
+                task.cancel()
+        await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
+        with contextlib.suppress(Exception):  # a store that is gone cannot be told; the leases run out
+            await self.store.run(self.storage.release, self.owner)
+        await self.store.close()
+
+    async def _adopt(self) -> int:
+        """Claim the active tables nobody holds and start playing those not already here."""
+        n = 0
+        for row in await self.store.run(self.storage.claim_active, self.owner, self.settings.lease):
+            if row.id in self.tables:
+                continue
             table = Table(row, self.store, self.settings, self.epoch)
             self.tables[table.id] = table
             table.start_owner()
-        self._sweeper = asyncio.create_task(self._sweep_forever())
+            n += 1
+        return n
 
-    async def shutdown(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
-        await self.store.close()
+    async def keep_leases(self) -> None:
+        """Renew this server's leases, drop the tables another server has taken, adopt orphaned ones.
+
+        A table is taken over only after its lease ran out, which means this server stopped renewing
+        (paused, or cut off from the store) for longer than the lease: it must then stop playing it."""
+        playing = [t.id for t in self.tables.values() if not t.finished]
+        lost = await self.store.run(self.storage.renew, self.owner, self.settings.lease, playing)
+        for table_id in lost:
+            table = self.tables.pop(table_id, None)
+            if table is not None:
+                log.warning("table %s is now played by another server; letting it go", table_id)
+                await table.stop()
+        await self._adopt()
+
+    async def _lease_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.lease / 3)
+            try:
+                await self.keep_leases()
+            except Exception:  # the store may be briefly unreachable: try again next time
+                log.exception("could not renew the table leases")
 
     async def sweep(self) -> int:
         """Let go of finished tables nobody is connected to (their record stays in the store)."""
@@ -105,6 +149,13 @@ class Hub:
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             await self.sweep()
+
+    async def missing(self, table_id: str) -> str:
+        """Why a table is not here: there is none, or another server on the same store plays it."""
+        row = await self.store.run(self.storage.load_table, table_id.upper())
+        if row is not None and row.status != "finished":
+            return f"table {table_id!r} is played by another opentrix server using this database"
+        return f"no table {table_id!r}"
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id.upper())
@@ -176,7 +227,7 @@ class Hub:
                 seats=seats,
             )
             try:
-                await self.store.run(self.storage.create_table, row)
+                await self.store.run(self.storage.create_table, row, self.owner, self.settings.lease)
             except Exception:
                 if await self.store.run(self.storage.load_table, code) is None:
                     raise

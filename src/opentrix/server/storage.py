@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,9 @@ tables_t = sa.Table(
     sa.Column("totals", sa.Text),
     sa.Column("winners", sa.Text),
     sa.Column("record", sa.Text),
+    # the server process that plays the table, and until when unless it renews (migration 0002)
+    sa.Column("owner", sa.String(64)),
+    sa.Column("lease_until", sa.DateTime(timezone=True)),
 )
 
 seats_t = sa.Table(
@@ -153,7 +156,8 @@ class Storage:
 
     # -- writing ------------------------------------------------------------------------------------
 
-    def create_table(self, row: TableRow) -> None:
+    def create_table(self, row: TableRow, owner: str | None = None, lease: float = 0.0) -> None:
+        """Store a new table, held by ``owner`` for ``lease`` seconds if given."""
         now = _now()
         with self.engine.begin() as conn:
             conn.execute(
@@ -166,6 +170,8 @@ class Storage:
                     host_seat=row.host_seat,
                     created_at=row.created_at,
                     updated_at=now,
+                    owner=owner,
+                    lease_until=now + timedelta(seconds=lease) if owner is not None else None,
                 )
             )
             conn.execute(
@@ -227,6 +233,45 @@ class Storage:
                     updated_at=now,
                 )
             )
+
+    # -- leases: one server process plays each table ---------------------------------------------------
+
+    def claim_active(self, owner: str, lease: float) -> list[TableRow]:
+        """Take every table in the lobby or in play that no live server holds (no lease, or one that ran
+        out) and return all the active tables ``owner`` now holds, its own earlier ones included.
+
+        One UPDATE, so two servers starting together cannot both take a table."""
+        now = _now()
+        active = tables_t.c.status.in_(("lobby", "playing"))
+        free = sa.or_(tables_t.c.owner.is_(None), tables_t.c.lease_until < now, tables_t.c.owner == owner)
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables_t.update().where(active, free).values(owner=owner, lease_until=now + timedelta(seconds=lease))
+            )
+            rows = conn.execute(
+                sa.select(tables_t).where(active, tables_t.c.owner == owner).order_by(tables_t.c.created_at)
+            ).mappings()
+            return [self._row(conn, t) for t in list(rows)]
+
+    def renew(self, owner: str, lease: float, playing: Iterable[str] = ()) -> set[str]:
+        """Extend ``owner``'s leases on its active tables; returns which of ``playing`` (the tables it is
+        playing) another server has taken meanwhile, as it may once a lease has run out."""
+        ids = list(playing)
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables_t.update()
+                .where(tables_t.c.owner == owner, tables_t.c.status.in_(("lobby", "playing")))
+                .values(lease_until=_now() + timedelta(seconds=lease))
+            )
+            if not ids:
+                return set()
+            taken = sa.or_(tables_t.c.owner.is_(None), tables_t.c.owner != owner)
+            return set(conn.execute(sa.select(tables_t.c.id).where(tables_t.c.id.in_(ids), taken)).scalars())
+
+    def release(self, owner: str) -> None:
+        """Let go of ``owner``'s tables (a clean shutdown), so that the next server takes them at once."""
+        with self.engine.begin() as conn:
+            conn.execute(tables_t.update().where(tables_t.c.owner == owner).values(owner=None, lease_until=None))
 
     # -- reading ------------------------------------------------------------------------------------
 
