@@ -262,6 +262,27 @@ def test_opentrix_play_opens_a_table_against_three_bots(tmp_path: Path) -> None:
         proc.wait(10)
 
 
+async def test_next_deal_is_offered_after_every_deal(tmp_path: Path) -> None:
+    """With a long pause between deals, a player who asks for the next deal gets it at once, every time:
+    the update that ends a deal never carries the clicks of the deal before (it hid the button)."""
+    with live_server(tmp_path, deal_pause=30.0) as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=12, kingdoms=1, rules="classic")
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        rng = random.Random(2)
+        for deal in range(3):
+            while not (me.view and me.view["phase"] == "deal_over" and me.view["deal_number"] == deal):
+                if me.my_turn() and me.state_key() not in me.acted:
+                    me.acted.add(me.state_key())
+                    await me.send({"type": "act", "action": rng.choice(me.view["legal_actions"])})
+                await me.recv()
+            assert me.table is not None and me.table["ready"] == [], (deal, me.table)
+            await me.send({"type": "next"})
+            started = time.monotonic()
+            await me.until(lambda m, d=deal: m["type"] == "update" and m["view"]["deal_number"] == d + 1)
+            assert time.monotonic() - started < 10  # not the 30 s pause
+        await me.close()
+
+
 def _start_play(db: Path, *extra: str) -> tuple[subprocess.Popen[str], list[str], re.Match[str]]:
     """``opentrix play`` on ``db``: the process, the lines it printed, and the table link's parts."""
     port = free_port()

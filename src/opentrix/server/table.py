@@ -260,6 +260,7 @@ class Table:
                 if now < self._pause_until and not self._all_ready():
                     return
                 self._pause_until = None
+                self._ready = set()  # before the new deal's updates: none may carry the last one's clicks
                 m.start_deal()
                 self._broadcast({"kind": "deal", "deal": len(m.deals)})
                 continue
