@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -127,6 +128,15 @@ def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServ
     page.click("#play-bots")
     page.wait_for_selector("[data-testid=board]")
     assert len(hand_cards(page)) == 13
+    # The side seats keep to their side of the centre; on the phone, where their card backs are hidden,
+    # their badges say how many cards they hold.
+    centre = page.locator(".center").bounding_box()
+    left, right = page.locator(".seat-left .badge").bounding_box(), page.locator(".seat-right .badge").bounding_box()
+    assert centre and left and right
+    assert left["x"] + left["width"] <= centre["x"] + 1 and right["x"] >= centre["x"] + centre["width"] - 1
+    assert page.locator(".seat-left .badge .count").is_visible() == (device == "phone")
+    if device == "phone":
+        assert re.fullmatch(r"1[23] cards", page.locator(".seat-left .badge .count").inner_text())  # may have played
 
     seen_contract_dialog = seen_legal = False
     clicks = 0
@@ -185,6 +195,9 @@ def test_two_friends_at_one_table_through_the_invite_link(browser: Browser, serv
     friend = new_page(browser, PHONE, errors)
     friend.goto(link + "?lang=en")
     friend.wait_for_selector("[data-testid=lobby]")
+    friend.click("[data-cmd=take][data-seat='2']")  # no name yet: asked for one, not seated as "You"
+    friend.wait_for_selector("text=Type your name to take a seat.")
+    assert friend.locator("#join-name").count() == 1
     friend.fill("#join-name", "Omar")
     friend.click("[data-cmd=take][data-seat='2']")
     friend.wait_for_selector("#join-name", state="detached")  # seated: the name field is gone

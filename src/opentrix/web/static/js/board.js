@@ -34,7 +34,9 @@ function playerHTML(scene, seat) {
   const timer = p.timer !== undefined && p.timer !== null
     ? `<div class="timerbar" data-timer-seat="${seat}"><i style="width:${Math.round(p.timer * 100)}%"></i></div>` : "";
   const badge = `<div class="badge" data-seat="${seat}">${crown}<span class="name" dir="auto">${escapeHtml(p.name)}</span>`
-    + `<span class="meta">${meta.join(" · ")}</span></div>`;
+    + `<span class="meta">${meta.join(" · ")}</span>`
+    + (p.handCount !== undefined ? `<span class="count">${escapeHtml(t("table.cardsleft", { n: p.handCount }))}</span>` : "")
+    + `</div>`;
   const doubled = p.doubled && p.doubled.length
     ? `<div class="doubled-row">${p.doubled.map((c) => cardHTML(c, { cls: "mini doubled-mark", attrs: `title="${escapeHtml(t("table.doubledby", { name: p.name }))}"` })).join("")}</div>` : "";
   const taken = p.taken && p.taken.length ? `<div class="taken">${p.taken.map((c) => cardHTML(c, { cls: "mini" })).join("")}</div>` : "";

@@ -154,7 +154,7 @@ export function mountTable(root, code) {
     else parts.push(`<span class="chip">${t("table.kingdom", { n: Math.min(v.kingdom + 1, kingdoms), of: kingdoms })} · ${t("table.deal", { n: v.deal_number + 1 })}</span>`);
     parts.push(`<span class="chip">♛ ${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span>`);
     if (v.contract && v.phase !== "choose_contract") parts.push(`<span class="chip contract" data-testid="contract">${escapeHtml(contractName(v.contract))}</span>`);
-    else if (v.phase === "choose_contract") parts.push(`<span class="chip">${escapeHtml(t("table.choosing", { name: seatName(v.king) }))}</span>`);
+    else if (v.phase === "choose_contract") parts.push(`<span class="chip">${escapeHtml(v.king === st.seat ? t("table.choosing.you") : t("table.choosing", { name: seatName(v.king) }))}</span>`);
     if (v.turn !== null && v.turn !== undefined) {
       const who = v.turn === st.seat ? t("table.turn.you") : t("table.turn.other", { name: seatName(v.turn) });
       parts.push(`<span class="chip ${v.turn === st.seat ? "warn" : ""}" data-testid="turn">${escapeHtml(who)}</span>`);
@@ -368,7 +368,8 @@ export function mountTable(root, code) {
       try { await navigator.clipboard.writeText(link); toast(t("lobby.copied")); } catch { toast(link, 6000); }
     } else if (cmd === "take") {
       const input = root.querySelector("#join-name");
-      const name = (input && input.value.trim()) || t("you");
+      const name = input ? input.value.trim() : "";
+      if (!name) { toast(t("lobby.needname")); if (input) input.focus(); return; }  // others would read "You"
       try {
         const res = await api(`/api/tables/${code}/join`, { name, seat: Number(el.dataset.seat) });
         saveSeat(code, res.seat, res.token);
