@@ -69,6 +69,11 @@ def test_creating_a_table_with_bad_options_says_what_is_wrong(server: LiveServer
     r = httpx.post(f"{server.base}/api/tables", content=b"{nope", timeout=10)
     assert r.status_code == 400 and "not JSON" in r.json()["error"]
     assert httpx.get(f"{server.base}/api/tables/ZZZZZZ", timeout=10).status_code == 404
+    # a mistyped page address gets a page leading back; the API keeps answering JSON
+    r = httpx.get(f"{server.base}/nonexistent", timeout=10)
+    assert r.status_code == 404 and "text/html" in r.headers["content-type"] and 'href="/"' in r.text
+    r = httpx.get(f"{server.base}/api/nonexistent", timeout=10)
+    assert r.status_code == 404 and r.json() == {"detail": "Not Found"}
 
 
 async def test_bad_messages_change_nothing(server: LiveServer) -> None:

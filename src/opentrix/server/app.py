@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..match import MAX_SEED
 from ..record import Record, RecordError
@@ -101,6 +103,15 @@ def new_table_spec(data: dict[str, Any]) -> NewTable:
     )
 
 
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not found - opentrix</title><link rel="stylesheet" href="/static/css/app.css"></head>
+<body><main style="max-width: 32em; margin: 4em auto; padding: 0 1em; text-align: center">
+<h1>No such page</h1><p>This address is not a page of this opentrix server.</p>
+<p><a href="/">Go to the front page</a> to play or to open a table by its code.</p></main></body></html>
+"""
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     hub = Hub(settings)
@@ -117,6 +128,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return _bad(str(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """A person who mistypes an address gets a page that leads back, not a line of JSON."""
+        if exc.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
+            return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
+        return await http_exception_handler(request, exc)
 
     # -- pages (the web client is one page; it reads the path) ------------------------------------
 
