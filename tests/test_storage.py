@@ -116,6 +116,7 @@ def test_a_table_is_played_by_one_server_at_a_time(storage: Storage) -> None:
     storage.create_table(table_row("GONE22", status="finished"))
     assert [t.id for t in storage.claim_active("b", 60)] == ["FREE22"]
     assert [t.id for t in storage.claim_active("a", 60)] == ["HELD22"]  # its own, not b's
+    assert storage.claim_active("a", 60, here=["HELD22"]) == []  # what it has loaded is not read again
     assert storage.renew("a", 60, ["HELD22"]) == set()
     assert storage.renew("a", -1, ["HELD22"]) == set()  # a's lease runs out (as if a stopped renewing)
     assert sorted(t.id for t in storage.claim_active("b", 60)) == ["FREE22", "HELD22"]

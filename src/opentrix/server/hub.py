@@ -106,7 +106,8 @@ class Hub:
     async def _adopt(self) -> int:
         """Claim the active tables nobody holds and start playing those not already here."""
         n = 0
-        for row in await self.store.run(self.storage.claim_active, self.owner, self.settings.lease):
+        here = list(self.tables)
+        for row in await self.store.run(self.storage.claim_active, self.owner, self.settings.lease, here):
             if row.id in self.tables:
                 continue
             table = Table(row, self.store, self.settings, self.epoch)

@@ -236,9 +236,10 @@ class Storage:
 
     # -- leases: one server process plays each table ---------------------------------------------------
 
-    def claim_active(self, owner: str, lease: float) -> list[TableRow]:
+    def claim_active(self, owner: str, lease: float, here: Iterable[str] = ()) -> list[TableRow]:
         """Take every table in the lobby or in play that no live server holds (no lease, or one that ran
-        out) and return all the active tables ``owner`` now holds, its own earlier ones included.
+        out) and return the active tables ``owner`` now holds, its own earlier ones included, except
+        those already ``here`` (loaded by the caller, so not read again).
 
         One UPDATE, so two servers starting together cannot both take a table."""
         now = _now()
@@ -248,10 +249,11 @@ class Storage:
             conn.execute(
                 tables_t.update().where(active, free).values(owner=owner, lease_until=now + timedelta(seconds=lease))
             )
+            loaded = set(here)
             rows = conn.execute(
                 sa.select(tables_t).where(active, tables_t.c.owner == owner).order_by(tables_t.c.created_at)
             ).mappings()
-            return [self._row(conn, t) for t in list(rows)]
+            return [self._row(conn, t) for t in list(rows) if t["id"] not in loaded]
 
     def renew(self, owner: str, lease: float, playing: Iterable[str] = ()) -> set[str]:
         """Extend ``owner``'s leases on its active tables; returns which of ``playing`` (the tables it is
