@@ -157,6 +157,10 @@ def test_cli_rejects_a_file_it_cannot_open_before_the_run(tmp_path: Path) -> Non
     code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", str(fresh), "--plot", str(locked))
     assert code == 2 and "cannot write" in out and "--plot" in out
     assert not fresh.exists()  # trying --json left no empty file behind
+    link = tmp_path / "link.json"  # a link to a file not written yet stays a link
+    link.symlink_to(tmp_path / "target.json")
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", str(link), "--plot", str(locked))
+    assert code == 2 and link.is_symlink()
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,7 @@ def test_help_and_verify_work_without_the_extras() -> None:
     [
         (
             ["serve"],
-            "the web table needs uvicorn, fastapi, sqlalchemy, platformdirs, alembic: pip install 'opentrix[play]'",
+            "the web table needs uvicorn, fastapi, sqlalchemy, platformdirs, alembic, websockets: pip install",
         ),
         (["play", "--no-browser"], "pip install 'opentrix[play]'"),
         (["play", "--terminal"], "the terminal client needs Textual: pip install 'opentrix[terminal]'"),

@@ -262,6 +262,21 @@ def test_opentrix_play_opens_a_table_against_three_bots(tmp_path: Path) -> None:
         proc.wait(10)
 
 
+async def test_a_table_waits_for_a_player_who_has_not_come(tmp_path: Path) -> None:
+    """Bots play their own seats but never take a seat whose player has not come (to a new table, or
+    to one a server has just taken up): no match is played out in an empty room."""
+    with live_server(tmp_path, grace=0.2) as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=12, kingdoms=1, rules="classic")
+        await asyncio.sleep(1.5)  # many grace periods
+        info = httpx.get(f"{server.base}/api/tables/{t['id']}", timeout=10).json()
+        assert not any(s.get("away") for s in info["seats"]), info["seats"]
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.until(lambda m: m["type"] == "update" and m["view"]["turn"] == 0 and bool(m["view"]["legal_actions"]))
+        assert me.view is not None and me.view["deal_number"] == 0
+        assert not [card for seat, card in me.view["plays"] if seat == 0]  # nobody played for her
+        await me.close()
+
+
 async def test_next_deal_is_offered_after_every_deal(tmp_path: Path) -> None:
     """With a long pause between deals, a player who asks for the next deal gets it at once, every time:
     the update that ends a deal never carries the clicks of the deal before (it hid the button)."""

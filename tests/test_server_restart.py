@@ -17,7 +17,8 @@ from test_server_kit import Player, ServeProcess, check_no_hidden_cards, free_po
 def test_a_killed_server_resumes_the_match_at_the_same_point(tmp_path: Path) -> None:
     database = str(tmp_path / "restart.db")
     port = free_port()
-    server = ServeProcess(database, port, "--bot-delay", "0", "--deal-pause", "0", "--grace", "60")
+    fast = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "60", "--lease", "2")
+    server = ServeProcess(database, port, *fast)
     try:
         r = httpx.post(
             f"{server.base}/api/tables",
@@ -44,8 +45,12 @@ def test_a_killed_server_resumes_the_match_at_the_same_point(tmp_path: Path) -> 
             return me.view
 
         before = asyncio.run(play_into_second_deal())
-        server.kill()  # SIGKILL: no shutdown hook runs
-        server = ServeProcess(database, port, "--bot-delay", "0", "--deal-pause", "0", "--grace", "60")
+        server.kill()  # SIGKILL: no shutdown hook runs, so the table stays held until its lease runs out
+        server = ServeProcess(database, port, *fast)
+        deadline = time.monotonic() + 10
+        while "seats" not in httpx.get(f"{server.base}/api/tables/{t['id']}", timeout=10).json():
+            assert time.monotonic() < deadline, "the restarted server did not take the table up"
+            time.sleep(0.2)
 
         async def resume() -> Player:
             me = await Player.join(server.ws_base, t["id"], t["token"])

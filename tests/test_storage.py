@@ -15,7 +15,7 @@ from opentrix.match import Match
 from opentrix.rules import Rules
 from opentrix.server.asyncstore import AsyncStore
 from opentrix.server.settings import database_url
-from opentrix.server.storage import SeatRow, Storage, StorageError, TableRow
+from opentrix.server.storage import LeaseLost, SeatRow, Storage, StorageError, TableRow
 from opentrix.server.table import replay_actions
 from test_server_kit import PG_URL, unique_schema
 
@@ -123,6 +123,28 @@ def test_a_table_is_played_by_one_server_at_a_time(storage: Storage) -> None:
     assert storage.renew("a", 60, ["HELD22"]) == {"HELD22"}  # a must let it go
     storage.release("b")
     assert sorted(t.id for t in storage.claim_active("c", 60)) == ["FREE22", "HELD22"]
+
+
+def test_a_server_that_lost_a_table_cannot_write_to_it(storage: Storage) -> None:
+    """The fence: once another server has taken a table over, the old holder's writes are refused in the
+    same transaction, so the new holder never finds an action index taken under it."""
+    storage.owner = "a"
+    storage.create_table(table_row("FENCE2"), owner="a", lease=60)
+    storage.append_actions([("FENCE2", 0, 1, 53)])
+    storage.renew("a", -1)  # a stops renewing; b takes the table
+    assert [t.id for t in storage.claim_active("b", 60)] == ["FENCE2"]
+    for write in (
+        lambda: storage.append_actions([("FENCE2", 1, 1, 5)]),
+        lambda: storage.update_seats("FENCE2", [SeatRow(1, "human", "Omar", "medium")]),
+        lambda: storage.set_status("FENCE2", "finished"),
+        lambda: storage.finish("FENCE2", "{}", [0, 0, 0, 0], [0]),
+    ):
+        with pytest.raises(LeaseLost, match="FENCE2 is now played by another server"):
+            write()
+    storage.owner = "b"
+    storage.append_actions([("FENCE2", 1, 1, 5)])
+    loaded = storage.load_table("FENCE2")
+    assert loaded is not None and loaded.actions == [(1, 53), (1, 5)] and loaded.status == "playing"
 
 
 def test_finished_matches_are_listed_with_their_record(storage: Storage) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +31,7 @@ def _check_writable(path: Path | None, option: str) -> None:
         raise typer.BadParameter(f"{path} is a folder; give a file name", param_hint=option)
     if not parent.is_dir():
         raise typer.BadParameter(f"cannot write {path}: folder {parent} does not exist", param_hint=option)
-    existed = path.exists()
+    existed = os.path.lexists(path)  # a dangling link exists too: it must not be removed below
     try:
         with path.open("a"):
             pass

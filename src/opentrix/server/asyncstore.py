@@ -59,6 +59,11 @@ class AsyncStore:
                 if not fut.done():
                     fut.set_result(None)
 
+    async def drain(self) -> None:
+        """Wait until every action handed to ``append`` so far is committed (or refused)."""
+        while self._flusher is not None and not self._flusher.done():
+            await asyncio.gather(self._flusher, return_exceptions=True)
+
     async def close(self) -> None:
         if self._flusher is not None:
             await asyncio.gather(self._flusher, return_exceptions=True)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 # What the web table needs beyond the engine: checked before anything is imported from them, so that a
 # plain ``pip install -e .`` keeps ``verify`` and ``--help`` working and ``serve`` says what to install.
-SERVER_MODULES = ("uvicorn", "fastapi", "sqlalchemy", "platformdirs", "alembic")
+SERVER_MODULES = ("uvicorn", "fastapi", "sqlalchemy", "platformdirs", "alembic", "websockets")
 
 WS_MAX_SIZE = 1 << 20  # frames above this close the socket; the app answers smaller oversized ones itself
 
@@ -101,6 +101,10 @@ def serve(
     deal_pause: Annotated[float, typer.Option(help="seconds the end-of-deal summary stays up at most")] = 20.0,
     grace: Annotated[float, typer.Option(help="seconds before a bot takes the seat of a player who left")] = 45.0,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    lease: Annotated[
+        float,
+        typer.Option(help="seconds this server holds a table without renewing; after a crash others wait that long"),
+    ] = 15.0,
 ) -> None:
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
     require_server()
@@ -110,9 +114,10 @@ def serve(
 
     if bot_delay < 0 or deal_pause < 0 or grace < 0:
         raise typer.BadParameter("delays are seconds, 0 or more")
+    if not 1 <= lease <= 3600:
+        raise typer.BadParameter("the lease is 1 to 3600 seconds", param_hint="--lease")
     url = preflight(database, host, port)
-    owner = f"{socket.gethostname()}:{port}" if port else None  # a restart on this port takes its tables back
-    settings = Settings(database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, owner=owner)
+    settings = Settings(database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, lease=lease)
     typer.echo(f"opentrix: tables stored in {url.split('@')[-1]}")
     typer.echo(f"opentrix: open http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/ in a browser")
     uvicorn.Server(_uvicorn_config(settings, host, port, log_level)).run()

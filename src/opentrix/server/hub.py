@@ -83,9 +83,12 @@ class Hub:
         self.epoch = secrets.token_hex(4)  # changes with every server start: event numbers restart
         self._sweeper: asyncio.Task[None] | None = None
         self._leaser: asyncio.Task[None] | None = None
-        # Who holds this server's tables in the store: the settings' name (``host:port`` for ``opentrix
-        # serve``, so a restart on the same port takes its tables back at once) or a name of its own.
-        self.owner = settings.owner or f"{socket.gethostname()}:{secrets.token_hex(6)}"
+        # The name this process holds its tables under in the store: its own, never shared by another
+        # live server (a host name and a port are not unique: two addresses, two containers, a restart
+        # while the old process still shuts down). Every write is fenced by it (``Storage.owner``).
+        self.owner = settings.owner or f"{socket.gethostname()[:40]}:{secrets.token_hex(6)}"
+        self.storage.owner = self.owner
+        self._broken: set[str] = set()  # tables whose stored match could not be loaded
 
     async def startup(self) -> None:
         """Migrate the schema, then take up every table in the lobby or in play that no other server holds."""
@@ -99,6 +102,7 @@ class Hub:
             if task is not None:
                 task.cancel()
         await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
+        await self.store.drain()  # the last actions are stored before the tables are let go
         with contextlib.suppress(Exception):  # a store that is gone cannot be told; the leases run out
             await self.store.run(self.storage.release, self.owner)
         await self.store.close()
@@ -106,11 +110,16 @@ class Hub:
     async def _adopt(self) -> int:
         """Claim the active tables nobody holds and start playing those not already here."""
         n = 0
-        here = list(self.tables)
+        here = [*self.tables, *self._broken]
         for row in await self.store.run(self.storage.claim_active, self.owner, self.settings.lease, here):
             if row.id in self.tables:
                 continue
-            table = Table(row, self.store, self.settings, self.epoch)
+            try:
+                table = Table(row, self.store, self.settings, self.epoch)
+            except Exception:  # one damaged table must not keep the others from being played
+                log.exception("table %s could not be loaded; it is left as stored", row.id)
+                self._broken.add(row.id)
+                continue
             self.tables[table.id] = table
             table.start_owner()
             n += 1
@@ -123,6 +132,7 @@ class Hub:
         (paused, or cut off from the store) for longer than the lease: it must then stop playing it."""
         playing = [t.id for t in self.tables.values() if not t.finished]
         lost = await self.store.run(self.storage.renew, self.owner, self.settings.lease, playing)
+        lost |= {t.id for t in self.tables.values() if t.lost}  # a write of theirs was refused
         for table_id in lost:
             table = self.tables.pop(table_id, None)
             if table is not None:

@@ -105,6 +105,14 @@ class StorageError(RuntimeError):
     """The store refused a write (for example an action index that is already taken)."""
 
 
+class LeaseLost(StorageError):
+    """A write for a table that another server has taken over (this one's lease ran out): refused."""
+
+    def __init__(self, table_ids: Iterable[str]) -> None:
+        self.table_ids = sorted(set(table_ids))
+        super().__init__(f"table {', '.join(self.table_ids)} is now played by another server")
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -128,6 +136,9 @@ class Storage:
         if url.startswith("postgresql"):
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = sa.create_engine(url, connect_args=connect_args, **kwargs)
+        # The server this store writes for: when set, every write to a table first checks, in the same
+        # transaction, that this server still holds it (a fence against a server whose lease ran out).
+        self.owner: str | None = None
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -155,6 +166,21 @@ class Storage:
         self.engine.dispose()
 
     # -- writing ------------------------------------------------------------------------------------
+
+    def _fence(self, conn: sa.Connection, table_ids: Iterable[str]) -> None:
+        """Refuse the transaction's writes to tables this server no longer holds (see ``owner``)."""
+        if self.owner is None:
+            return
+        ids = set(table_ids)
+        held = conn.execute(
+            tables_t.update()
+            .where(tables_t.c.id.in_(ids), tables_t.c.owner == self.owner)
+            .values(updated_at=_now())
+            .returning(tables_t.c.id)
+        ).scalars()
+        lost = ids - set(held)
+        if lost:
+            raise LeaseLost(lost)
 
     def create_table(self, row: TableRow, owner: str | None = None, lease: float = 0.0) -> None:
         """Store a new table, held by ``owner`` for ``lease`` seconds if given."""
@@ -191,6 +217,7 @@ class Storage:
 
     def update_seats(self, table_id: str, seats: Iterable[SeatRow]) -> None:
         with self.engine.begin() as conn:
+            self._fence(conn, [table_id])
             for s in seats:
                 conn.execute(
                     seats_t.update()
@@ -203,6 +230,7 @@ class Storage:
         if status not in STATUSES:
             raise ValueError(f"unknown table status {status!r}")
         with self.engine.begin() as conn:
+            self._fence(conn, [table_id])
             conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(status=status, updated_at=_now()))
 
     def append_actions(self, rows: Sequence[tuple[str, int, int, int]]) -> None:
@@ -211,6 +239,7 @@ class Storage:
             return
         try:
             with self.engine.begin() as conn:
+                self._fence(conn, [t for t, _, _, _ in rows])
                 conn.execute(
                     actions_t.insert(),
                     [{"table_id": t, "idx": i, "seat": s, "action": a} for t, i, s, a in rows],
@@ -221,6 +250,7 @@ class Storage:
     def finish(self, table_id: str, record: str, totals: Sequence[int], winners: Sequence[int]) -> None:
         now = _now()
         with self.engine.begin() as conn:
+            self._fence(conn, [table_id])
             conn.execute(
                 tables_t.update()
                 .where(tables_t.c.id == table_id)

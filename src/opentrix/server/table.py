@@ -32,7 +32,7 @@ from ..view import view
 from .asyncstore import AsyncStore
 from .protocol import dumps, error
 from .settings import Settings
-from .storage import SeatRow, TableRow, player_name
+from .storage import LeaseLost, SeatRow, TableRow, player_name
 from .views import views_json
 
 log = logging.getLogger("opentrix.server")
@@ -154,10 +154,12 @@ class Table:
         self.settings = settings
         self.epoch = epoch
         self.match = replay_actions(self.rules, self.seed, row.actions)
-        now = time.monotonic()
-        for s in self.seats:
-            if s.kind == "human":
-                s.gone_since = now  # nobody is connected yet after a (re)start
+        # Until one of its players comes (back), a new or taken-up table waits for them: bots play their
+        # own seats but nobody else's, and no grace period or move timer runs (a server that takes up an
+        # old match must not have bots play it out in an empty room). The first player to arrive starts
+        # the grace period of those still missing.
+        self.nobody_back = any(s.kind == "human" for s in self.seats)
+        self.lost = False  # another server took the table over: this one stops playing it
         self.spectators: set[Connection] = set()
         self.n = 0
         self.events: deque[tuple[int, dict[str, Any]]] = deque(maxlen=EVENTS_KEPT)
@@ -238,7 +240,7 @@ class Table:
 
     async def _tick(self) -> None:
         """Do whatever is due: start the next deal, let a bot move, apply a timeout or a grace period."""
-        while self.status == "playing":
+        while self.status == "playing" and not self.lost:
             now = time.monotonic()
             for s in self.seats:
                 if s.gone_since is not None and not s.away and now - s.gone_since >= self.settings.grace:
@@ -294,7 +296,7 @@ class Table:
         m = self.match
         timer = int(self.options.get("timer") or 0)
         turn = m.turn
-        if timer <= 0 or self.status != "playing" or turn is None or self.seats[turn].bot_plays:
+        if timer <= 0 or self.status != "playing" or turn is None or self.seats[turn].bot_plays or self.nobody_back:
             self._deadline = None
             self._deadline_key = None
             return
@@ -315,6 +317,10 @@ class Table:
         self.match.apply(action, seat)
         try:
             await self.store.append(self.id, len(self.match.history) - 1, seat, action)
+        except LeaseLost:
+            self.match = before
+            self.lost = True  # the hub lets the table go at its next lease check
+            raise
         except Exception:
             self.match = before
             raise
@@ -467,6 +473,12 @@ class Table:
             state.gone_since = None
             if state.away:
                 self._reclaim(state)
+            if self.nobody_back:
+                self.nobody_back = False
+                now = time.monotonic()
+                for s in self.seats:
+                    if s.kind == "human" and not s.conns and s.gone_since is None:
+                        s.gone_since = now
         conn.send(dumps({"type": "welcome", "table": self.id, "seat": seat, "epoch": self.epoch, "n": self.n}))
         oldest = self.events[0][0] if self.events else self.n + 1
         view_json = views_json(self.match, [seat])[seat]
