@@ -123,6 +123,7 @@ class Hub:
             self.tables[table.id] = table
             table.start_owner()
             n += 1
+            await asyncio.sleep(0)  # each table replays its match here: let the others run in between
         return n
 
     async def keep_leases(self) -> None:
