@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -12,16 +13,18 @@ from textual.pilot import Pilot
 from typer.testing import CliRunner
 
 from opentrix import actions as A
-from opentrix.cards import Card, CardSet
+from opentrix.cards import SUIT_MASKS, Card, CardSet
 from opentrix.cli import app as cli_app
 from opentrix.contracts import Contract
 from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.rules import Rules
+from opentrix.tui import render
 from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.play_app import PlayApp, ScoreSheet
 from opentrix.tui.session import PlaySession
 from opentrix.tui.snapshot import screen_text
+from opentrix.view import view
 
 KING_SEED = 6  # you are the first king; your first hand holds Q♠ and K♥
 SIZE = (80, 24)
@@ -287,3 +290,26 @@ async def test_claiming_a_trix_throw_in() -> None:
         await settle(app, pilot)
         assert "You are king: name a contract" in screen_text(app)
         assert "5 Trix" in screen_text(app)  # a thrown-in deal uses up no contract
+
+
+def test_the_table_shows_each_seats_takings_whole_and_counts_every_diamond() -> None:
+    """Complex, every trick of a random deal: a side seat's line (tricks, K♥ and queens by name, diamonds
+    counted with Q♦ among them) is never cut by its card in the trick, and ``♦×N`` is every diamond taken."""
+    rules = Rules.preset("complex")
+    g = Glyphs()
+    names = ["You", "Right", "Top", "Left"]
+    for seed in range(3):
+        m = Match(rules, seed=seed)
+        m.apply(A.choose("complex"))
+        rng = random.Random(seed)
+        while m.phase != Phase.DEAL_OVER:
+            m.apply(rng.choice(m.legal_actions()))
+            v = view(m, 0)
+            if v.phase != Phase.PLAY:
+                continue
+            lines = render.table(v, g, names).plain.splitlines()
+            for seat, row in ((3, 6), (1, 6)):
+                status = render.seat_status(v, seat, g).plain
+                assert status in lines[row], (status, lines[row])
+                diamonds = (int(v.taken[seat]) & SUIT_MASKS[2]).bit_count()
+                assert (f"♦×{diamonds}" in status) == (diamonds > 0), status

@@ -73,6 +73,10 @@ async def test_replay_steps_forward_and_back_with_all_hands() -> None:
         assert "deal 1 of 0–19" in screen_text(app) and "deal 1: " in screen_text(app)
         await pilot.press("pageup", "pageup")
         assert app.index == 0
+        await pilot.press("right_square_bracket")  # the bracket keys step by deals too
+        assert "deal 1 of 0–19" in screen_text(app)
+        await pilot.press("left_square_bracket")
+        assert "deal 0 of 0–19" in screen_text(app)
         await pilot.press("end")
         screen = screen_text(app)
         assert "End: the match is over." in screen and "Total" in screen

@@ -46,7 +46,7 @@ TYPED_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyz♠♥♦♣_")
 
 CSS = """
 Screen { layout: vertical; }
-#header { height: 1; }
+#header { height: auto; max-height: 2; }  /* doubled cards may need a second line */
 #status { height: 1; color: $text-muted; }
 #main { height: 13; padding: 1 0; }
 #table { width: 51; height: 11; }

@@ -154,12 +154,17 @@ def seat_status(v: View, seat: int, g: Glyphs) -> Text:
     t = Text(f"{n} trick" + ("" if n == 1 else "s"))
     bad = int(v.taken[seat]) & PENALTY_CARDS.get(v.contract, 0)
     diamonds = bad & SUIT_MASKS[2]
-    shown = bad if v.contract is Contract.QUEENS else bad & ~diamonds | (bad & QUEENS)
+    if v.contract is Contract.QUEENS:
+        shown = bad
+    elif v.contract is Contract.DIAMONDS:
+        shown = 0
+    else:  # King of Hearts, Complex: K♥ and the queens by name (Q♦ too), the diamonds counted as well
+        shown = bad & ~diamonds | (bad & QUEENS)
     if shown:
         t.append(" ")
         t.append_text(cards_line(cards_of(shown), g))
-    counted = diamonds & ~shown
-    if counted:  # diamonds are counted, not listed: "♦×4" (four diamonds, not the four of diamonds)
+    counted = diamonds if v.contract is not Contract.QUEENS else 0
+    if counted:  # every diamond taken, Q♦ included: "♦×4" (four diamonds, not the four of diamonds)
         t.append(" ")
         t.append(g.suit(2), style=suit_style(2))
         t.append(f"{'x' if g.ascii else '×'}{counted.bit_count()}")
@@ -228,10 +233,11 @@ def table(v: View, g: Glyphs, names: Sequence[str], width: int = TABLE_WIDTH) ->
     top, right, left = (bottom + 2) % 4, (bottom + 1) % 4, (bottom + 3) % 4
     c.center(0, mid, seat_title(v, top, names, g))
     c.center(1, mid, seat_status(v, top, g))
+    # the side seats' lines skip row 5, where their cards in the trick lie
     c.put(4, 0, seat_title(v, left, names, g))
-    c.put(5, 0, seat_status(v, left, g))
+    c.put(6, 0, seat_status(v, left, g))
     c.right(4, width, seat_title(v, right, names, g))
-    c.right(5, width, seat_status(v, right, g))
+    c.right(6, width, seat_status(v, right, g))
     c.center(9, mid, seat_title(v, bottom, names, g))
     c.center(10, mid, seat_status(v, bottom, g))
     if v.contract is Contract.TRIX:

@@ -19,7 +19,7 @@ from .replay import Replay
 CSS = """
 Screen { layout: vertical; }
 #title { height: 1; }
-#header { height: 1; }
+#header { height: auto; max-height: 2; }  /* doubled cards may need a second line */
 #main { height: 14; padding-top: 1; }
 #table { width: 51; height: 13; }
 #scores { width: 1fr; height: 13; border-left: solid $panel-lighten-2; padding-left: 1; }
@@ -38,8 +38,9 @@ class ReplayApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,l,space,n", "step(1)", "next"),
         Binding("left,h,p,backspace", "step(-1)", "back"),
-        Binding("pagedown,down,j,rightsquarebracket", "deal(1)", "next deal"),
-        Binding("pageup,up,k,leftsquarebracket", "deal(-1)", "previous deal"),
+        # Textual names the bracket keys right_square_bracket (8.x) or rightsquarebracket (older)
+        Binding("pagedown,down,j,right_square_bracket,rightsquarebracket", "deal(1)", "next deal"),
+        Binding("pageup,up,k,left_square_bracket,leftsquarebracket", "deal(-1)", "previous deal"),
         Binding("home,g", "jump(0)", "start", show=False),
         Binding("end,G", "jump(-1)", "end", show=False),
         Binding("q,escape,ctrl+q", "quit", "quit"),
