@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import EXTERNAL, bot_names
-from ..rules import PRESETS, RulesError
+from ..rules import PRESETS, Rules, RulesError
 from .asyncstore import AsyncStore
 from .settings import Settings, database_url
 from .storage import SeatRow, Storage, TableRow
@@ -64,6 +64,20 @@ class NewTable:
         if not name or len(name) > 40:
             raise TableError("a name has 1 to 40 characters")
 
+    def rules(self) -> Rules:
+        """The table's rules: its preset with the options asked for (checked, as ``check`` does the rest)."""
+        self.check()
+        try:
+            return rules_for(
+                self.preset,
+                doubling=self.doubling,
+                partnership=self.partnership,
+                complex=self.complex,
+                kingdoms=self.kingdoms,
+            )
+        except RulesError as e:
+            raise TableError(str(e)) from None
+
 
 def clean_name(name: str) -> str:
     name = " ".join(name.split())
@@ -86,7 +100,7 @@ class Hub:
         # The name this process holds its tables under in the store: its own, never shared by another
         # live server (a host name and a port are not unique: two addresses, two containers, a restart
         # while the old process still shuts down). Every write is fenced by it (``Storage.owner``).
-        self.owner = settings.owner or f"{socket.gethostname()[:40]}:{secrets.token_hex(6)}"
+        self.owner = f"{socket.gethostname()[:40]}:{secrets.token_hex(6)}"
         self.storage.owner = self.owner
         self._broken: set[str] = set()  # tables whose stored match could not be loaded
 
@@ -175,14 +189,7 @@ class Hub:
     async def resume_local(self, spec: NewTable) -> tuple[Table, str] | None:
         """The latest unfinished ``opentrix play`` table with these rules, bots (and seed, if given), with a
         fresh secret for its player: the link printed last time named a port that may be gone."""
-        spec.check()
-        rules = rules_for(
-            spec.preset,
-            doubling=spec.doubling,
-            partnership=spec.partnership,
-            complex=spec.complex,
-            kingdoms=spec.kingdoms,
-        )
+        rules = spec.rules()
         mine = [
             t
             for t in self.tables.values()
@@ -202,17 +209,7 @@ class Hub:
 
     async def create(self, spec: NewTable) -> tuple[Table, str]:
         """A new table with the host in his seat; returns it and the host's seat token."""
-        spec.check()
-        try:
-            rules = rules_for(
-                spec.preset,
-                doubling=spec.doubling,
-                partnership=spec.partnership,
-                complex=spec.complex,
-                kingdoms=spec.kingdoms,
-            )
-        except RulesError as e:
-            raise TableError(str(e)) from None
+        rules = spec.rules()
         token = new_token()
         seats = []
         for s in range(4):

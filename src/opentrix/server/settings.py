@@ -52,7 +52,6 @@ class Settings:
     substitute_level: str = "medium"
     # Database schema (PostgreSQL only): lets tests keep their tables apart.
     schema: str | None = None
-    # The name this server holds its tables under in the store (default: host and a random suffix), and
-    # the seconds a table stays held without renewal: after a crash, another server takes it up then.
-    owner: str | None = None
+    # Seconds a table stays held by this server without renewal: after a crash, another server takes
+    # it up then.
     lease: float = 15.0
