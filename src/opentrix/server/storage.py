@@ -269,12 +269,13 @@ class Storage:
     def claim_active(self, owner: str, lease: float, here: Iterable[str] = ()) -> list[TableRow]:
         """Take every table in the lobby or in play that no live server holds (no lease, or one that ran
         out) and return the active tables ``owner`` now holds, its own earlier ones included, except
-        those already ``here`` (loaded by the caller, so not read again).
+        those already ``here`` (loaded by the caller, so not read again). Its own leases are extended by
+        ``renew``, not here.
 
         One UPDATE, so two servers starting together cannot both take a table."""
         now = _now()
         active = tables_t.c.status.in_(("lobby", "playing"))
-        free = sa.or_(tables_t.c.owner.is_(None), tables_t.c.lease_until < now, tables_t.c.owner == owner)
+        free = sa.or_(tables_t.c.owner.is_(None), tables_t.c.lease_until < now)
         with self.engine.begin() as conn:
             conn.execute(
                 tables_t.update().where(active, free).values(owner=owner, lease_until=now + timedelta(seconds=lease))
@@ -315,7 +316,7 @@ class Storage:
             return self._row(conn, t)
 
     def load_active(self) -> list[TableRow]:
-        """Every table in the lobby or being played: what a restarted server picks up again."""
+        """Every table in the lobby or being played, whoever holds it (servers take theirs with ``claim_active``)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(tables_t).where(tables_t.c.status.in_(("lobby", "playing"))).order_by(tables_t.c.created_at)
