@@ -138,7 +138,7 @@ def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServ
     if device == "phone":
         assert re.fullmatch(r"1[23] cards", page.locator(".seat-left .badge .count").inner_text())  # may have played
 
-    seen_contract_dialog = seen_legal = False
+    seen_contract_dialog = seen_legal = seen_dim = False
     clicks = 0
     while not page.locator("#deal-summary").count():
         if page.locator("#contract-dialog").count() and not seen_contract_dialog:
@@ -154,6 +154,33 @@ def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServ
             assert legal + dim == len(hand_cards(page))
             assert page.locator("[data-testid=hand] .card.dim[data-play]").count() == 0
             shot(page, f"{device}-03-your-turn")
+        dimmed = page.locator("[data-testid=hand] .card.dim")
+        if dimmed.count() and not seen_dim:
+            # A click on a dimmed card plays nothing and says which rule holds it back.
+            seen_dim = True
+            before = len(hand_cards(page))
+            card = dimmed.first.get_attribute("data-card")
+            trick = page.locator("[data-testid=trick] .card").evaluate_all("els => els.map(e => e.dataset.card)")
+            dimmed.first.click()
+            toast = page.locator("#toast")
+            toast.wait_for(state="visible")
+            text = toast.inner_text()
+            assert len(hand_cards(page)) == before
+            if device == "desktop":  # Queens: only following suit holds a card back
+                assert trick, (card, text)
+                lead = trick[0]
+                assert card and card[1] != lead[1], (card, trick, text)
+                assert text == f"You must follow suit: play a {'♠♥♦♣'['SHDC'.index(lead[1])]}.", text
+            else:
+                reasons = (
+                    r"You must follow suit: play a [♠♥♦♣]\.",
+                    r"You cannot follow suit, so you must discard K♥\.",
+                    r"You may not lead a heart while you hold another suit\.",
+                    r"\S+ does not fit the layouts yet\. You can place .+\.",
+                    r"None of your cards fits the layouts: pass\.",
+                )
+                assert re.fullmatch("|".join(reasons), text), text
+            shot(page, f"{device}-03b-dimmed-card")
         did = step(page)
         clicks += did == "card"
         if clicks == 4:
@@ -161,6 +188,7 @@ def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServ
         page.wait_for_timeout(40 if did else 60)
     assert clicks >= 1
     assert seen_contract_dialog == (king == 0)
+    assert seen_dim or device == "phone"  # the desktop deal (seed fixed) has the player follow suit
     summary = page.locator("#deal-summary")
     assert summary.locator("tbody tr").count() == 4
     shot(page, f"{device}-05-end-of-deal")

@@ -68,7 +68,9 @@ function handHTML(scene, p) {
     if ((p.played || []).includes(c)) cls.push("played");
     if (prev && prev[1] !== c[1]) { cls.push("suit-gap"); gaps += 1; }
     prev = c;
-    const attrs = myTurn && legal.has(c) ? `role="button" tabindex="0" data-play="${c}"` : "";
+    // A dimmed card answers a click with the rule that holds it back (``data-why``).
+    let attrs = "";
+    if (myTurn) attrs = legal.has(c) ? `role="button" tabindex="0" data-play="${c}"` : `data-why="${c}" aria-disabled="true"`;
     return cardHTML(c, { cls: cls.join(" "), attrs });
   }).join("");
   return `<div class="hand ${myTurn ? "my-turn" : ""}" style="--n:${Math.max(cards.length, 2)};--g:${gaps}" data-testid="hand">${html}</div>`;

@@ -2,7 +2,7 @@
 
 import { api, navigate, savedSeat, saveSeat, toast } from "./api.js";
 import { penaltyCards, renderBoard } from "./board.js";
-import { cardHTML, cardLabel } from "./cards.js";
+import { cardHTML, cardLabel, SUIT_SYMBOLS } from "./cards.js";
 import { botName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
 
 const CARD_RE = /^[2-9TJQKA][SHDC]$/;
@@ -190,7 +190,7 @@ export function mountTable(root, code) {
         timer,
         hand: s === st.seat ? v.hand : null,
         handCount: v.hand_sizes[s],
-        legal: s === st.seat ? legalCards : null,
+        legal: s === st.seat && v.phase === "play" ? legalCards : null,  // bright while a dialog asks something else
         tricks: inDeal ? v.tricks_taken[s] : undefined,
         taken: inDeal ? penaltyCards(v.contract, v.taken[s]) : [],
         doubled: inDeal ? v.doubled.filter(([h]) => h === s).map(([, c]) => c) : [],
@@ -354,8 +354,9 @@ export function mountTable(root, code) {
   // -- input ----------------------------------------------------------------------------------------
 
   async function onClick(e) {
-    const el = e.target.closest("[data-play],[data-action],[data-cmd]");
+    const el = e.target.closest("[data-play],[data-action],[data-cmd],[data-why]");
     if (!el || !root.contains(el)) return;
+    if (el.dataset.why) { toast(whyNot(el.dataset.why)); return; }
     if (el.dataset.play) { act(el.dataset.play); render(); return; }
     if (el.dataset.action) { act(el.dataset.action); render(); return; }
     const cmd = el.dataset.cmd;
@@ -379,6 +380,23 @@ export function mountTable(root, code) {
     } else if (cmd === "start") {
       try { await api(`/api/tables/${code}/start`, { token: st.token }); } catch (err) { toast(err.message); }
     }
+  }
+
+  /** Why the seat may not play ``card`` now, in the engine's terms (Deal._why_illegal) but addressed to
+   *  the player: the table dims such cards, and a click on one should teach the rule, not do nothing. */
+  function whyNot(card) {
+    const v = st.view;
+    const legal = v.legal_actions.filter((a) => CARD_RE.test(a));
+    if (v.contract === "trix") {
+      if (!legal.length) return t("why.noplace");
+      return t("why.place", { card: cardLabel(card), cards: legal.map(cardLabel).join(" ") });
+    }
+    if (v.trick.length) {
+      const lead = v.trick[0][1][1];
+      if (card[1] !== lead && v.hand.some((c) => c[1] === lead)) return t("why.follow", { suit: SUIT_SYMBOLS[lead] });
+      return t("why.kinghearts");
+    }
+    return t("why.hearts");
   }
 
   function onKey(e) {
