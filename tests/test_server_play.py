@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -345,6 +347,24 @@ def test_opentrix_play_takes_up_the_unfinished_match(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(10)
         assert other.group(2) != first.group(2), extra
+
+
+def test_opentrix_play_killed_or_hung_up_is_taken_up_at_once(tmp_path: Path) -> None:
+    """A killed ``opentrix play`` holds its table under a lease, but the next one on this machine sees
+    the holder's process is gone and takes the match up at once rather than after the lease (15 s);
+    closing the terminal (SIGHUP) stops it cleanly, its table let go in the store."""
+    db = tmp_path / "play.db"
+    proc, _, first = _start_play(db)
+    proc.kill()
+    proc.wait(10)
+    proc, lines, again = _start_play(db)  # within the lease the killed process left behind
+    assert any("taking up your unfinished match" in line for line in lines), lines
+    assert again.group(2) == first.group(2)
+    proc.send_signal(signal.SIGHUP)
+    assert proc.wait(20) == 0
+    with sqlite3.connect(db) as conn:
+        held = conn.execute("SELECT owner, lease_until FROM trix_tables WHERE id = ?", (first.group(2),))
+        assert held.fetchall() == [(None, None)]
 
 
 @pytest.mark.postgres

@@ -45,7 +45,7 @@ def test_a_killed_server_resumes_the_match_at_the_same_point(tmp_path: Path) -> 
             return me.view
 
         before = asyncio.run(play_into_second_deal())
-        server.kill()  # SIGKILL: no shutdown hook runs, so the table stays held until its lease runs out
+        server.kill()  # SIGKILL: no shutdown hook runs; the next server sees the holder is gone
         server = ServeProcess(database, port, *fast)
         deadline = time.monotonic() + 10
         while "seats" not in httpx.get(f"{server.base}/api/tables/{t['id']}", timeout=10).json():

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +17,7 @@ from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.rules import Rules
 from opentrix.server.asyncstore import AsyncStore
+from opentrix.server.owner import dead_here, process_name
 from opentrix.server.settings import database_url
 from opentrix.server.storage import LeaseLost, SeatRow, Storage, StorageError, TableRow
 from opentrix.server.table import replay_actions
@@ -123,6 +127,26 @@ def test_a_table_is_played_by_one_server_at_a_time(storage: Storage) -> None:
     assert storage.renew("a", 60, ["HELD22"]) == {"HELD22"}  # a must let it go
     storage.release("b")
     assert sorted(t.id for t in storage.claim_active("c", 60)) == ["FREE22", "HELD22"]
+
+
+def test_a_dead_holder_on_this_machine_is_not_waited_for(storage: Storage) -> None:
+    """A server whose process is gone from this machine lets its tables go at once, lease or not; a
+    live holder, or one on another machine, keeps them until its lease runs out."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    me = process_name()
+    host, namespace, _, _ = me.rsplit(":", 3)
+    dead = f"{host}:{namespace}:{gone.pid}:abc123"
+    alive = f"{host}:{namespace}:{os.getppid()}:abc123"
+    elsewhere = f"other-host:{namespace}:{gone.pid}:abc123"
+    assert dead_here(dead) and not dead_here(alive) and not dead_here(elsewhere) and not dead_here(me)
+    assert not dead_here("old-style-host:0123456789ab")  # names from before PIDs were recorded
+    for code, owner in (("DEAD22", dead), ("LIVE22", alive), ("AWAY22", elsewhere)):
+        storage.create_table(table_row(code), owner=owner, lease=60)
+    assert storage.holders() == {dead, alive, elsewhere}
+    found = [o for o in storage.holders() if dead_here(o)]
+    assert [t.id for t in storage.claim_active(me, 60, dead=found)] == ["DEAD22"]
+    assert storage.holders() == {me, alive, elsewhere}
 
 
 def test_a_server_that_lost_a_table_cannot_write_to_it(storage: Storage) -> None:

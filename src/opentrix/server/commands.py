@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import signal
 import socket
 import webbrowser
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -120,7 +121,17 @@ def serve(
     settings = Settings(database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, lease=lease)
     typer.echo(f"opentrix: tables stored in {url.split('@')[-1]}")
     typer.echo(f"opentrix: open http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/ in a browser")
-    uvicorn.Server(_uvicorn_config(settings, host, port, log_level)).run()
+    server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level))
+    _stop_on_hangup(server)
+    server.run()
+
+
+def _stop_on_hangup(server: Any) -> None:
+    """Closing the terminal (SIGHUP) stops the server as Ctrl-C does: its last actions are stored and
+    its tables let go, so the next ``opentrix play`` takes the match up. Uvicorn handles only SIGINT and
+    SIGTERM; a hang-up would otherwise kill it on the spot."""
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, lambda *_: setattr(server, "should_exit", True))
 
 
 def play_web(
@@ -147,6 +158,7 @@ def play_web(
     settings = Settings(database=database, bot_delay=bot_delay)
     config = _uvicorn_config(settings, host, port, "warning")
     server = uvicorn.Server(config)
+    _stop_on_hangup(server)
 
     async def main() -> None:
         serving = asyncio.create_task(server.serve())

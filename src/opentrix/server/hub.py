@@ -6,13 +6,13 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import socket
 from dataclasses import dataclass
 from typing import Any
 
 from ..bots import EXTERNAL, bot_names
 from ..rules import PRESETS, Rules, RulesError
 from .asyncstore import AsyncStore
+from .owner import dead_here, process_name
 from .settings import Settings, database_url
 from .storage import SeatRow, Storage, TableRow
 from .table import Table, TableError, new_token, rules_for, token_hash
@@ -100,7 +100,7 @@ class Hub:
         # The name this process holds its tables under in the store: its own, never shared by another
         # live server (a host name and a port are not unique: two addresses, two containers, a restart
         # while the old process still shuts down). Every write is fenced by it (``Storage.owner``).
-        self.owner = f"{socket.gethostname()[:40]}:{secrets.token_hex(6)}"
+        self.owner = process_name()
         self.storage.owner = self.owner
         self._broken: set[str] = set()  # tables whose stored match could not be loaded
 
@@ -125,7 +125,10 @@ class Hub:
         """Claim the active tables nobody holds and start playing those not already here."""
         n = 0
         here = [*self.tables, *self._broken]
-        for row in await self.store.run(self.storage.claim_active, self.owner, self.settings.lease, here):
+        # A holder on this machine whose process is gone (killed, or its terminal closed) need not be
+        # waited for: its lease would run out only to hand the same tables over.
+        dead = [o for o in await self.store.run(self.storage.holders) if o != self.owner and dead_here(o)]
+        for row in await self.store.run(self.storage.claim_active, self.owner, self.settings.lease, here, dead):
             if row.id in self.tables:
                 continue
             try:

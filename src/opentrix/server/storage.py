@@ -266,16 +266,25 @@ class Storage:
 
     # -- leases: one server process plays each table ---------------------------------------------------
 
-    def claim_active(self, owner: str, lease: float, here: Iterable[str] = ()) -> list[TableRow]:
-        """Take every table in the lobby or in play that no live server holds (no lease, or one that ran
-        out) and return the active tables ``owner`` now holds, its own earlier ones included, except
-        those already ``here`` (loaded by the caller, so not read again). Its own leases are extended by
-        ``renew``, not here.
+    def holders(self) -> set[str]:
+        """The servers holding tables in the lobby or in play."""
+        with self.engine.connect() as conn:
+            active = tables_t.c.status.in_(("lobby", "playing"))
+            query = sa.select(tables_t.c.owner).where(active, tables_t.c.owner.is_not(None)).distinct()
+            return set(conn.execute(query).scalars())
+
+    def claim_active(
+        self, owner: str, lease: float, here: Iterable[str] = (), dead: Iterable[str] = ()
+    ) -> list[TableRow]:
+        """Take every table in the lobby or in play that no live server holds (no lease, one that ran
+        out, or one held by a server known to be ``dead``) and return the active tables ``owner`` now
+        holds, its own earlier ones included, except those already ``here`` (loaded by the caller, so
+        not read again). Its own leases are extended by ``renew``, not here.
 
         One UPDATE, so two servers starting together cannot both take a table."""
         now = _now()
         active = tables_t.c.status.in_(("lobby", "playing"))
-        free = sa.or_(tables_t.c.owner.is_(None), tables_t.c.lease_until < now)
+        free = sa.or_(tables_t.c.owner.is_(None), tables_t.c.lease_until < now, tables_t.c.owner.in_(list(dead)))
         with self.engine.begin() as conn:
             conn.execute(
                 tables_t.update().where(active, free).values(owner=owner, lease_until=now + timedelta(seconds=lease))
