@@ -297,7 +297,9 @@ def replay(record: dict[str, Any]) -> Replay:
         allowed = ["king_of_hearts"] if tiebreak else left
         if contract not in allowed:
             raise Fault(i, None, f"{contract} is not one of {allowed}")
-        plays = deal.get("plays") or []
+        if "plays" not in deal:  # required: only "doubled" and "thrown_in" are optional
+            raise Fault(i, None, "no plays")
+        plays = deal["plays"]
         thrown = deal.get("thrown_in")
         doubled = set(deal.get("doubled") or [])
         entry: dict[str, Any] = {"king": king, "contract": contract, "thrown_in": thrown}

@@ -241,8 +241,13 @@ def test_malformed_records_name_where(what: str, change: Any, deal: int | None, 
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "not JSON"), ("{", "not JSON"), ("[]", "a record is a JSON object, not list"), ("null", "not NoneType"),
-     (b"\xff\xfe\x00", "not JSON")],
+    [("", "not JSON"), ("{", "not JSON"), ("[]", "a record is a JSON object, not an array"), ("null", "not null"),
+     ('"classic"', "not a string"), ("7", "not a number"), (b"\xff\xfe\x00", "not JSON"),
+     ('{"format": "opentrix-record/1", "deals": [], "x": NaN}', "not JSON: NaN is not a JSON value"),
+     ('{"format": "opentrix-record/1", "deals": [], "x": -Infinity}', "not JSON: -Infinity is not a JSON value"),
+     ('{"format": "opentrix-record/1", "deals": [], "x": ' + "9" * 5000 + "}",
+      "not JSON: a number with 5000 digits is far too long")],
+    ids=["empty", "cut", "array", "null", "string", "number", "bad-utf8", "nan", "infinity", "5000-digits"],
 )  # fmt: skip
 def test_unreadable_text(text: str | bytes, message: str) -> None:
     out = verify_text(text)
@@ -289,6 +294,62 @@ def test_thrown_in_deal_with_plays_or_doubles() -> None:
     bad = copy.deepcopy(data)
     bad["deals"][0]["thrown_in"] = 1  # seat 1 holds twelve hearts
     assert verify(bad)["error"]["message"] == "seat 1's hand does not allow a redeal in king_of_hearts"
+
+
+def test_a_repeated_key_is_an_error() -> None:
+    """Which of two values counts would be up to the reader, so a referee must not pick one."""
+    text = json.dumps(example("classic-full-match"))
+    out = verify_text(text[:-1] + ', "deals": []}')  # the last value would pass as a record with no deals
+    assert out["error"] == {
+        "deal": None,
+        "play": None,
+        "message": "not a record: the key 'deals' appears twice in one object",
+    }
+    inner = text.replace('"contract": ', '"contract": "trix", "contract": ', 1)
+    assert "'contract' appears twice" in verify_text(inner)["error"]["message"]
+
+
+def test_plays_is_required() -> None:
+    """RECORD-FORMAT.md marks only 'doubled' and 'thrown_in' optional; a deal with no plays yet says []."""
+    data = example("classic-full-match")
+    del data["deals"][19]["plays"]
+    assert verify(data)["error"] == {
+        "deal": 19,
+        "play": None,
+        "message": "'plays' is missing (an empty list when no card has been played)",
+    }
+    data["deals"][19]["plays"] = []
+    assert verify(data)["ok"] is True
+
+
+def test_scores_too_large_to_print_are_an_error_not_a_crash() -> None:
+    data = example("classic-full-match")
+    data["rules"] = {"points": {"diamond": -(10**4299)}}  # readable, but 13 of them outgrow Python's 4300 digits
+    out = verify(data)
+    assert out["ok"] is False and out["error"]["deal"] is None
+    assert "too many digits" in out["error"]["message"]
+    data["rules"] = {"points": {"diamond": -(10**30)}}
+    assert verify(data)["ok"] is True
+
+
+def test_first_error_in_play_order_within_a_deal() -> None:
+    # a revoke at play 5 comes before a badly written play later in the same deal
+    data = example("classic-invalid-revoke")
+    data["deals"][0]["plays"][30] = "XX"
+    assert verify(data)["error"] == {"deal": 0, "play": 5, "message": "seat 1 must follow suit D"}
+    # a contract already played in this kingdom comes before any play of that deal
+    data = example("classic-full-match")
+    data["deals"][4]["contract"] = "trix"
+    data["deals"][4]["plays"][10] = "ZZ"
+    assert verify(data)["error"] == {
+        "deal": 4,
+        "play": None,
+        "message": "trix has already been played in seat 3's kingdom",
+    }
+    # a badly written play with nothing wrong before it is itself the first error
+    data = example("classic-full-match")
+    data["deals"][4]["plays"][10] = "ZZ"
+    assert verify(data)["error"]["deal"] == 4 and verify(data)["error"]["play"] == 10
 
 
 def test_first_error_in_deal_order() -> None:

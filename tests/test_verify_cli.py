@@ -248,6 +248,36 @@ def test_unreadable_files(tmp_path: Path) -> None:
     assert third["ok"] is True  # the records after an unreadable one are still checked
 
 
+def test_byte_order_mark_crlf_and_strictness(tmp_path: Path) -> None:
+    """A BOM and CRLF line ends are read; NaN, a repeated key and scores too long to print are clear errors
+    (exit 1, one JSON line each, no traceback), and the records after them are still checked."""
+    name = "wikipedia-unfinished"
+    text = json.dumps(load(EXAMPLES / f"{name}.json"), indent=1).replace("\n", "\r\n")
+    windows = tmp_path / "windows.json"
+    windows.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    huge = load(EXAMPLES / "classic-full-match.json")
+    huge["rules"] = {"points": {"diamond": -(10**4299)}}
+    files = [windows]
+    for key, content in [
+        ("nan", '{"format": "opentrix-record/1", "deals": [], "note": NaN}'),
+        ("repeated", '{"format": "opentrix-record/1", "deals": [], "deals": []}'),
+        ("huge", json.dumps(huge)),
+    ]:
+        files.append(tmp_path / f"{key}.json")
+        files[-1].write_text(content, encoding="utf-8")
+    r = opentrix("verify", "--json", *files, EXAMPLES / f"{name}.json")
+    assert r.returncode == 1 and r.stderr == ""
+    lines = r.stdout.splitlines()
+    expected = json.dumps(load(EXAMPLES / f"{name}.expected.json"))
+    assert lines[0] == expected and lines[-1] == expected
+    nan, repeated, huge_out = (json.loads(line)["error"] for line in lines[1:4])
+    assert nan == {"deal": None, "play": None, "message": "not JSON: NaN is not a JSON value"}
+    assert repeated["message"] == "not a record: the key 'deals' appears twice in one object"
+    assert huge_out["deal"] is None and "too many digits" in huge_out["message"]
+    text_report = opentrix("verify", files[-1])
+    assert text_report.returncode == 1 and "Traceback" not in text_report.stdout + text_report.stderr
+
+
 def test_a_bad_record_does_not_stop_the_others(bad_files: dict[str, Path]) -> None:
     r = opentrix("verify", "--json", bad_files["bad-card"], EXAMPLES / "wikipedia-unfinished.json")
     a, b = json_lines(r.stdout)

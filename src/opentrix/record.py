@@ -109,19 +109,13 @@ class Record:
 
     @classmethod
     def loads(cls, text: str | bytes) -> Record:
-        try:
-            data = json.loads(text)
-        except (ValueError, UnicodeDecodeError) as e:
-            raise RecordError(f"not JSON: {e}") from None
-        except RecursionError:
-            raise RecordError("not a record: the JSON is nested far too deeply") from None
-        return cls.from_json(data)
+        return cls.from_json(parse_json(text))
 
     @classmethod
     def from_json(cls, data: object) -> Record:
         """Read the structure of a record; rules of play are checked by ``replay``."""
         if not isinstance(data, dict):
-            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+            raise RecordError(f"a record is a JSON object, not {_json_kind(data)}")
         fmt = data.get("format")
         if fmt != FORMAT:
             raise RecordError(f"'format' must be {FORMAT!r}, not {fmt!r}")
@@ -161,6 +155,55 @@ class Record:
         if match is None:
             raise RecordError("the record has no deals; it needs at least the first deal's hands")
         return match
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words: ``an array``, ``a string``, ``null``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number"
+    return "a string" if isinstance(value, str) else "an array"
+
+
+class _RepeatedKey(ValueError):
+    """An object names the same key twice: which value counts would be up to the reader."""
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _RepeatedKey(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:  # beyond Python's limit on digits (4300)
+        raise ValueError(f"a number with {len(text.lstrip('-'))} digits is far too long") from None
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Strict JSON for records: no NaN or Infinity, no key repeated in an object; RecordError if not."""
+    try:
+        return json.loads(
+            text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant, parse_int=_whole_number
+        )
+    except _RepeatedKey as e:
+        raise RecordError(f"not a record: {e}") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise RecordError(f"not JSON: {e}") from None
+    except RecursionError:
+        raise RecordError("not a record: the JSON is nested far too deeply") from None
 
 
 def _read_deal(i: int, d: object) -> DealRecord:
@@ -215,7 +258,9 @@ def _read_deal(i: int, d: object) -> DealRecord:
         not isinstance(thrown_in, int) or isinstance(thrown_in, bool) or not 0 <= thrown_in <= 3
     ):
         raise RecordError(f"'thrown_in' must be a seat from 0 to 3, not {thrown_in!r}", i)
-    plays_data = d.get("plays", [])
+    if "plays" not in d:
+        raise RecordError("'plays' is missing (an empty list when no card has been played)", i)
+    plays_data = d["plays"]
     if not isinstance(plays_data, list):
         raise RecordError("'plays' must be a list of cards", i)
     plays: list[int] = []
@@ -281,4 +326,4 @@ def load(path: str) -> Record:
         return Record.loads(f.read())
 
 
-__all__ = ["FORMAT", "DealRecord", "Record", "RecordError", "load"]
+__all__ = ["FORMAT", "DealRecord", "Record", "RecordError", "load", "parse_json"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from .deal import Phase
 from .match import Match
-from .record import Record, RecordError
+from .record import Record, RecordError, parse_json
 
 
 def verify_text(text: str | bytes) -> dict[str, Any]:
@@ -16,32 +16,48 @@ def verify_text(text: str | bytes) -> dict[str, Any]:
         record = Record.loads(text)
         if not record.deals:  # stopped before the first deal: nothing played, nothing wrong
             return _empty(record)
-        match = record.replay()
+        out = summary(record.replay())
+        _check_printable(out)
     except RecordError as e:
         e = _earlier_error(text, e)
         return {"ok": False, "error": e.to_json(), "_message": e.located()}
     except Exception as e:  # the referee must always answer; an engine bug must not become a traceback
         message = f"this record could not be checked ({type(e).__name__}: {e}); please report it"
         return {"ok": False, "error": {"deal": None, "play": None, "message": message}, "_message": message}
-    return summary(match)
+    return out
+
+
+def _check_printable(out: dict[str, Any]) -> None:
+    """Scores built from absurd ``points`` values can outgrow what Python will print as a number."""
+    try:
+        json.dumps(out)
+    except ValueError:
+        raise RecordError("the scores have too many digits to print; the rules' 'points' are far too large") from None
 
 
 def _earlier_error(text: str | bytes, error: RecordError) -> RecordError:
-    """The first error in the order of the deals: a badly written deal 5 must not hide a revoke in deal 2.
+    """The first error in the order of the record: a badly written deal 5 (or play 30) must not hide a
+    revoke in deal 2 (or at play 5 of the same deal).
 
     Reading checks every deal's form before replay checks any play, so when the form of deal ``i`` is
-    wrong, the deals before it are replayed on their own to see whether they fail first.
+    wrong, the deals before it are replayed on their own to see whether they fail first; when the form
+    of play ``j`` is wrong, deal ``i`` is replayed too, up to play ``j``.
     """
-    if error.deal is None or error.deal == 0:
+    if error.deal is None or (error.deal == 0 and error.play is None):
         return error
-    i = error.deal
+    i, j = error.deal, error.play
     try:
-        data = json.loads(text)
-        data["deals"] = data["deals"][:i]
+        data = parse_json(text)
+        deals = data["deals"][:i]
+        if j is not None:
+            deals.append({**data["deals"][i], "plays": data["deals"][i]["plays"][:j]})
+        data["deals"] = deals
         match = Record.from_json(data).replay()
     except RecordError as earlier:
         return earlier
     except Exception:  # the form error stands; a second reading must never crash the referee
+        return error
+    if j is not None:
         return error
     # the deals before are sound, but deal i may not follow them at all (as replay would have said first)
     if match.phase == Phase.MATCH_OVER:
