@@ -283,6 +283,20 @@ def test_a_claim_the_hand_does_not_support() -> None:
     }
 
 
+def test_a_long_run_of_throw_ins_is_refereed_whole() -> None:
+    """Redeals have no limit, so a record may hold any number of deals; each is summarised once (the
+    match once rebuilt its tuple of summaries per deal, and 100,000 throw-ins took minutes)."""
+    deck = [r + s for s in "SHDC" for r in "23456789TJQKA"]
+    rest = [c for c in deck if c[0] != "2" and c != "7H"]
+    hands = [["2S", "2H", "2D", "2C", "7H", *rest[:8]], rest[8:21], rest[21:34], rest[34:47]]
+    deal = {"hands": hands, "contract": "trix", "thrown_in": 0, "plays": []}
+    out = verify_text(json.dumps({"format": FORMAT, "rules": "wikipedia", "deals": [deal] * 3000}))
+    assert out["ok"] and len(out["deals"]) == 3000 and out["totals"] == [0, 0, 0, 0]
+    assert {d["thrown_in"] for d in out["deals"]} == {0} and {d["king"] for d in out["deals"]} == {0}
+    match = Record.from_json({"format": FORMAT, "rules": "wikipedia", "deals": [deal] * 3}).replay()
+    assert match.summaries is match.summaries and len(match.summaries) == 3  # one tuple, shared by views
+
+
 def test_thrown_in_deal_with_plays_or_doubles() -> None:
     data = thrown_in_record()
     bad = copy.deepcopy(data)

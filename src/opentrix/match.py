@@ -31,7 +31,9 @@ class Match:
     """The state of a whole match (or a part of one)."""
 
     __slots__ = (
+        "_finished",
         "_live",
+        "_summaries",
         "deals",
         "first_king",
         "history",
@@ -44,7 +46,6 @@ class Match:
         "played",
         "rules",
         "seed",
-        "summaries",
         "tiebreak_deal",
         "totals",
         "winners",
@@ -66,7 +67,8 @@ class Match:
     winners: list[int]
     _live: Deal | None  # the deal being played (claims, doubling, cards), else None: the hot path's shortcut
     history: list[int]
-    summaries: tuple[DealSummary, ...]
+    _finished: list[DealSummary]  # grows by one per deal; a tuple rebuilt each deal made long records quadratic
+    _summaries: tuple[DealSummary, ...] | None  # the tuple views share, built once after each deal
 
     def __init__(
         self,
@@ -101,7 +103,8 @@ class Match:
         self._live = None
         self.winners = []
         self.history = []
-        self.summaries = ()
+        self._finished = []
+        self._summaries = ()
 
     @classmethod
     def at_contract_choice(
@@ -223,7 +226,8 @@ class Match:
     def _deal_finished(self, deal: Deal) -> None:
         assert deal.scores is not None
         summary = DealSummary(deal.king, Contract(deal.contract), deal.thrown_in, deal.scores, CardSet(deal.doubled))
-        self.summaries = (*self.summaries, summary)
+        self._finished.append(summary)
+        self._summaries = None
         if deal.thrown_in is not None:
             self.phase = _DEAL_OVER  # the same king deals again and chooses again
             return
@@ -304,10 +308,18 @@ class Match:
         m.phase = self.phase
         m.winners = self.winners.copy()
         m.history = self.history.copy()
-        m.summaries = self.summaries
+        m._finished = self._finished.copy()
+        m._summaries = self._summaries
         return m
 
     __copy__ = copy
+
+    @property
+    def summaries(self) -> tuple[DealSummary, ...]:
+        """Every finished deal, thrown-in ones included, in order (one tuple shared until the next deal ends)."""
+        if self._summaries is None:
+            self._summaries = tuple(self._finished)
+        return self._summaries
 
     def __repr__(self) -> str:
         return (
