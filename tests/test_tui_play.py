@@ -22,7 +22,7 @@ from opentrix.rules import Rules
 from opentrix.tui import render
 from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.play_app import PlayApp, ScoreSheet
-from opentrix.tui.session import PlaySession
+from opentrix.tui.session import PlaySession, choices
 from opentrix.tui.snapshot import screen_text
 from opentrix.view import view
 
@@ -313,3 +313,157 @@ def test_the_table_shows_each_seats_takings_whole_and_counts_every_diamond() -> 
                 assert status in lines[row], (status, lines[row])
                 diamonds = (int(v.taken[seat]) & SUIT_MASKS[2]).bit_count()
                 assert (f"♦×{diamonds}" in status) == (diamonds > 0), status
+
+
+COMPLEX_SEED = 1229  # complex rules: you are king and hold K♥, Q♠, Q♦ and Q♣, so sixteen doubling answers
+
+
+def complex_app() -> PlayApp:
+    session = PlaySession("complex", ["random", "random", "random"], seed=COMPLEX_SEED)
+    return PlayApp(session, Glyphs(), pause=0.0)
+
+
+async def test_sixteen_doubling_answers_fit_and_take_a_typed_number() -> None:
+    """Pressing 1 to start "10" used to double K♥ at once, and the long list pushed the message and
+    the typed line below the bottom edge of an 80x24 screen."""
+    app = complex_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")  # Complex
+        await settle(app, pilot)
+        s = app.session
+        v = s.view()
+        assert v.phase == Phase.DOUBLE and v.to_act
+        opts = choices(v, Glyphs())
+        assert len(opts) == 16
+        screen = screen_text(app)
+        assert "Type a number, then Enter." in screen and "16 no double" in screen
+        await pilot.press("k", "h", "space", "q", "z", "enter")
+        lines = screen_text(app).splitlines()
+        assert any(line.startswith("'qz' is not a card: type the cards to double") for line in lines)
+        await pilot.press("1")
+        assert s.view().phase == Phase.DOUBLE  # not answered yet: 1 may start 10
+        assert any(line.startswith("> 1") for line in screen_text(app).splitlines())
+        await pilot.press("0", "enter")
+        await settle(app, pilot)
+        assert s.match.deals[-1].answers[0] == (0, A.doubled_mask(opts[9].action))
+
+
+async def test_two_cards_doubled_by_typing_them_with_a_space() -> None:
+    """Space separates typed words; it used to be swallowed as "skip the pause", so "kh qs" was refused."""
+    app = complex_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        await pilot.press("k", "h", "space", "q", "s")
+        assert "> kh qs" in screen_text(app)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.session.match.deals[-1].answers[0] == (0, int(CardSet.parse("KH QS")))
+
+
+async def test_a_small_terminal_keeps_the_prompt_the_message_and_the_typed_line() -> None:
+    """At 60x20 the refusal and the typed line used to fall below the screen and the score panel
+    wrapped one word per row; now the panel steps aside (Tab still shows it) and the blank rows go."""
+    app = make_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")  # Queens
+        await settle(app, pilot)
+        await type_text(pilot, "zz")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert len(lines) == 20
+        assert any(line.startswith("'zz' is not a card") for line in lines)
+        assert any(line.startswith("> ▏") for line in lines)
+        assert not any("Total" in line for line in lines)
+        await pilot.resize_terminal(80, 24)  # mid-deal: the panel comes back
+        await pilot.pause()
+        await pilot.pause()
+        screen = screen_text(app)
+        assert "Total      0    0    0    0" in screen and "'zz' is not a card" in screen
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.pause()
+        assert any(line.startswith("> ▏") for line in screen_text(app).splitlines())
+
+
+async def test_the_score_sheet_of_a_whole_match_opens_on_its_totals() -> None:
+    """Twenty deals and a total are taller than 80x24: the sheet used to cut the total off."""
+    app = make_app(seed=3)
+    s = app.session
+    rng = random.Random(3)
+    while not s.match.is_over:  # a whole match, played out before the screen opens
+        if s.match.phase == Phase.DEAL_OVER:
+            s.next_deal()
+        elif s.your_turn:
+            s.play(rng.choice(s.view().legal_actions))
+        else:
+            seat = s.bot_to_act()
+            assert seat is not None
+            bot, v, legal = s.bot_inputs(seat)
+            s.apply_bot(seat, bot.act(v, legal))
+    rows = len(s.match.summaries)
+    assert rows >= 20
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "The match is over" in screen_text(app)
+        await pilot.press("tab")
+        await pilot.pause()
+        await pilot.pause()
+        screen = screen_text(app)
+        assert "Total  " + "".join(f"{x:>5}" for x in s.match.totals) in screen
+        assert f"{rows:>2} {render.ABBREVIATIONS[s.match.summaries[-1].contract]}" in screen
+        await pilot.press("home")
+        await pilot.pause()
+        assert "Score sheet" in screen_text(app) and " 1 " in screen_text(app)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ScoreSheet)
+
+
+async def test_a_pass_hint_does_not_repeat_itself() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")  # Trix: you are king with no jack, so you must pass
+        await settle(app, pilot)
+        assert "You have no card to place" in screen_text(app)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        hint = next(line for line in screen_text(app).splitlines() if line.startswith("Hint: "))
+        assert hint.rstrip() == "Hint: pass — nothing can be placed"
+
+
+KOH_CLAIM_SEED = 58  # wikipedia: Right is king and names King of Hearts; your only heart is K♥
+
+
+async def test_a_dealt_king_of_hearts_redeal_declined_then_claimed() -> None:
+    """A hand the seed deals (no hands made up): decline the redeal and double K♥, or claim it."""
+    for claim in (False, True):
+        session = PlaySession("wikipedia", ["random", "random", "random"], seed=KOH_CLAIM_SEED)
+        app = PlayApp(session, Glyphs(), pause=0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            s = app.session
+            assert s.match.deals[-1].contract == Contract.KING_OF_HEARTS, "Right no longer names KoH: pick a seed"
+            screen = screen_text(app)
+            assert "Your hand allows a redeal: claim it, or play on?" in screen and "Hand ♠ A K Q J 8 3  ♥ K " in screen
+            if not claim:
+                await type_text(pilot, "n")
+                await settle(app, pilot)
+                assert "Double K♥? If another player takes it" in screen_text(app)
+                await pilot.press("1")
+                await settle(app, pilot)
+                assert "doubled K♥ (You)" in " ".join(screen_text(app).split())
+                assert s.view().phase == Phase.PLAY and s.match.deals[-1].thrown_in is None
+                continue
+            await pilot.press("1")
+            await settle(app, pilot)
+            screen = screen_text(app)
+            assert "You claimed a redeal: the same king deals again." in screen
+            assert " 1 KoH  thrown in by You" in screen and "Total      0    0    0    0" in screen
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert s.match.king == 1 and len(s.match.deals) >= 2  # the same king chose again
+            assert "deal 2 · king Right" in screen_text(app)

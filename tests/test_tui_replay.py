@@ -79,7 +79,10 @@ async def test_replay_steps_forward_and_back_with_all_hands() -> None:
         assert "deal 0 of 0–19" in screen_text(app)
         await pilot.press("end")
         screen = screen_text(app)
-        assert "End: the match is over." in screen and "Total" in screen
+        final = rp.steps[-1].match
+        who = " and ".join(rp.names[w] for w in final.winners)
+        assert f"End: the match is over: {who} " in screen and f"({final.totals[final.winners[0]]})" in screen
+        assert "Total" in screen
 
 
 async def test_replay_of_an_invalid_record_names_the_error() -> None:
@@ -160,3 +163,19 @@ def test_a_thrown_in_deal_and_its_redeal_are_steps() -> None:
     assert [s.deal for s in rp.steps] == [0, 0, 0, 1, 1]
     shown = render.scores(view(rp.steps[-1].match, None), ["s0", "s1", "s2", "s3"], first_deal=0).plain
     assert " 0 KoH  thrown in by s1" in shown
+
+
+async def test_replay_in_a_small_terminal_still_shows_the_end_line() -> None:
+    """At 60x20 the squeezed score panel wrapped a word per row and the end line fell off the screen."""
+    rp = load_replay(example("classic-full-match.json"))
+    app = ReplayApp(rp, "match.json", Glyphs())
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("end")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert any(line.startswith("End: the match is over: ") for line in lines)
+        assert not any("Total" in line for line in lines)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert "Total" in screen_text(app)

@@ -193,3 +193,18 @@ def test_atomic_write_replaces_whole_file(tmp_path: Path) -> None:
 def test_bots_need_three_levels() -> None:
     with pytest.raises(ValueError, match="three"):
         PlaySession("classic", ["random"], seed=1)
+
+
+def test_double_with_several_cards_needs_the_cards_named() -> None:
+    """With several cards to double, "double" alone used to mean no double at all, and a typo was
+    answered with the card parser's long message, which a one-row message line cut off."""
+    s = session(seed=1229, rules="complex")  # you are king and hold K♥, Q♠, Q♦ and Q♣
+    s.play(A.choose(Contract.COMPLEX))
+    v = s.view()
+    assert v.phase == Phase.DOUBLE and v.to_act
+    for text in ("double", "y"):
+        with pytest.raises(InputError, match="say which cards to double"):
+            parse_input(text, v, G)
+    with pytest.raises(InputError, match=r"^'qz' is not a card: type the cards to double"):
+        parse_input("kh qz", v, G)
+    assert parse_input("double kh qs", v, G) == A.double(Card.KH, Card.QS)

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
@@ -44,26 +44,35 @@ PAUSES = (0.0, 0.15, 0.3, 0.6, 1.0, 1.6, 2.5)  # seconds between bot actions; < 
 SHORT_NAMES = ("You", "Rgt", "Acr", "Lft")
 TYPED_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyz♠♥♦♣_")
 
+NARROW = 80  # below this width the score panel cannot fit beside the table; Tab still shows the sheet
 CSS = """
 Screen { layout: vertical; }
 #header { height: auto; max-height: 2; }  /* doubled cards may need a second line */
 #status { height: 1; color: $text-muted; }
-#main { height: 13; padding: 1 0; }
+#main { height: 13; padding: 1 0; }  /* PlayApp.fit() gives up the padding, then the footer, if short */
 #table { width: 51; height: 11; }
 #scores { width: 1fr; height: 11; border-left: solid $panel-lighten-2; padding-left: 1; }
+.-narrow #scores { display: none; }
 .-ascii #scores { border-left: ascii $panel-lighten-2; }
 .-ascii #sheet { border: ascii $panel-lighten-2; }
 #hand { height: 1; }
 #prompt { height: auto; min-height: 2; }
-#message { height: 1fr; }
+#message { height: 1fr; min-height: 1; }
 #entry { height: 1; }
 ScoreSheet { align: center middle; }
-#sheet { width: 33; height: auto; max-height: 100%; border: round $panel-lighten-2; padding: 0 1; }
+#sheet {
+    width: 35; height: auto; max-height: 100%; border: round $panel-lighten-2; padding: 0 1;
+    scrollbar-size-vertical: 1;
+}
 """
 
 
 class ScoreSheet(ModalScreen[None]):
-    """Every finished deal and the totals; any of Escape, Tab or Enter closes it."""
+    """Every finished deal and the totals; any of Escape, Tab or Enter closes it.
+
+    A whole match (20 deals and more) is taller than an 80x24 screen, so the sheet scrolls (arrows,
+    PgUp/PgDn) and opens at its end, where the latest deals and the totals are.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,tab,enter,q", "dismiss", "close"),
@@ -74,7 +83,13 @@ class ScoreSheet(ModalScreen[None]):
         self.body = body
 
     def compose(self) -> ComposeResult:
-        yield Static(self.body, id="sheet")
+        with VerticalScroll(id="sheet"):
+            yield Static(self.body)
+
+    def on_mount(self) -> None:
+        sheet = self.query_one("#sheet", VerticalScroll)
+        sheet.focus()
+        self.call_after_refresh(sheet.scroll_end, animate=False)
 
 
 class PlayApp(App[None]):
@@ -100,6 +115,7 @@ class PlayApp(App[None]):
 
     def __init__(self, session: PlaySession, glyphs: Glyphs | None = None, pause: float = 0.6) -> None:
         super().__init__()
+        self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]  # -narrow hides the score panel
         self.session = session
         self.g = glyphs or Glyphs()
         self.pause = pause
@@ -132,6 +148,10 @@ class PlayApp(App[None]):
         self.refresh_table()
         self.step()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Refit once the new size is in place (this handler runs before Textual records it)."""
+        self.call_later(self.refresh_table)
+
     # -- drawing -----------------------------------------------------------------------------------------
 
     def current_choices(self, v: View) -> list[Choice]:
@@ -148,7 +168,8 @@ class PlayApp(App[None]):
         if key != self.decision_key:
             self.decision_key = key
             self.cursor = 0
-        self.put("#header", render.header(v, SEAT_NAMES, self.g))
+        header = render.header(v, SEAT_NAMES, self.g)
+        self.put("#header", header)
         self.put("#status", self.status_line())
         self.put("#table", render.table(v, self.g, self.names))
         self.put("#scores", render.scores(v, SHORT_NAMES, max_rows=8))
@@ -156,10 +177,33 @@ class PlayApp(App[None]):
         legal = [a for a in v.legal_actions if A.is_card(a)] if v.phase == Phase.PLAY else []
         hand = render.hand_bar(int(v.hand or 0), self.g, legal, selected if selected in legal else None)
         self.put("#hand", Text("Hand ", style="dim") + hand)
-        self.put("#prompt", self.prompt(v))
+        prompt = self.prompt(v)
+        self.put("#prompt", prompt)
         self.put("#message", self.message)
         entry = Text("> ", style="dim") + Text(self.typed, style="bold") + Text("▏" if not self.g.ascii else "_")
         self.put("#entry", entry)
+        self.fit(header, prompt)
+
+    def fit(self, header: Text, prompt: Text) -> None:
+        """Keep the prompt, the message and what you type on screen when rows run short.
+
+        A long question (sixteen doubling answers) or a short terminal would otherwise push them below
+        the bottom edge, where refusals go unseen: the blank rows around the table go first, then the
+        footer of key names (the same keys are listed in docs/terminal.md).
+        """
+        width, height = self.size
+        if width <= 0 or height <= 0:
+            return
+        header_rows = min(2, len(header.wrap(self.console, width)))
+        prompt_rows = max(2, len(prompt.wrap(self.console, width)))
+        # header, status, table, hand, prompt, one row of message, entry; then padding and footer
+        spare = height - (header_rows + 1 + 11 + 1 + prompt_rows + 1 + 1)
+        pad = 1 if spare >= 3 else 0
+        main = self.query_one("#main")
+        if main.styles.padding.top != pad:
+            main.styles.height = 11 + 2 * pad
+            main.styles.padding = (pad, 0)
+        self.query_one(Footer).display = spare - 2 * pad >= 1
 
     def put(self, widget: str, text: Text) -> None:
         self.query_one(widget, Static).update(self.g.plain(text))
@@ -202,13 +246,20 @@ class PlayApp(App[None]):
         elif v.phase == Phase.DOUBLE:
             mine = sorted({c for a in v.legal_actions if A.is_double(a) for c in A.doubled_cards(a)})
             cards = [g.card(c) for c in mine]
-            what = "any of " + ", ".join(cards) if len(cards) > 1 else cards[0]
-            head = f"Double {what}? If another player takes it, he pays double and you gain."
+            if len(cards) > 1:  # every set of them is an answer: keep the head short, the list is long
+                head = f"Double which of {', '.join(cards)}? Another player who takes one pays double; you gain."
+            else:
+                head = f"Double {cards[0]}? If another player takes it, he pays double and you gain."
         else:
             head = "Your hand allows a redeal: claim it, or play on?"
+        if len(opts) > 9:
+            head += " Type a number, then Enter."
         line = Text(head + "\n")
         for i, o in enumerate(opts):
-            label = f"{i + 1} {o.label}"
+            shown = o.label
+            if v.phase == Phase.DOUBLE and len(opts) > 2:  # under "Double which ...?", the cards say it all
+                shown = shown.removeprefix("double ")
+            label = f"{i + 1} {shown}"
             if i:
                 line.append("  ")
             line.append(
@@ -301,12 +352,27 @@ class PlayApp(App[None]):
     # -- keys --------------------------------------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
+        """Typed text, and the number keys that answer a question at once.
+
+        Space separates words once you have started typing ("qs qh" to double two queens); otherwise it
+        skips the pause. With more than nine options a number is typed and sent with Enter, so that 1
+        can start 10 rather than pick option 1 at once.
+        """
+        if isinstance(self.screen, ScoreSheet):
+            return
+        if event.key == "space" and self.typed:
+            event.stop()
+            event.prevent_default()
+            if not self.typed.endswith(" ") and len(self.typed) < 16:
+                self.typed += " "
+                self.refresh_table()
+            return
         ch = (event.character or "").lower()
-        if not ch or ch not in TYPED_CHARS or event.key in ("space", "tab") or isinstance(self.screen, ScoreSheet):
+        if not ch or ch not in TYPED_CHARS or event.key in ("space", "tab"):
             return
         event.stop()
         v = self.session.view()
-        if v.to_act and v.phase not in (Phase.PLAY,) and ch.isdigit() and not self.typed:
+        if v.to_act and v.phase != Phase.PLAY and ch.isdigit() and not self.typed and len(self.current_choices(v)) <= 9:
             opts = self.current_choices(v)
             n = int(ch)
             if 1 <= n <= len(opts):
@@ -415,6 +481,7 @@ class PlayApp(App[None]):
         reason = self.g.text(reason).strip()
         for prefix in (what.split(" ", 1)[-1], A.to_str(action, symbols=True), A.to_str(action)):
             reason = reason.removeprefix(prefix + ":").removeprefix(prefix + " -").strip()
+        reason = reason.removesuffix(": " + what)  # "nothing can be placed: pass" after "Hint: pass —"
         self.hints_given += 1
         dash = " - " if self.g.ascii else " — "
         self.say(Text("Hint: ", style="bold") + Text(what + dash + reason if reason else what))

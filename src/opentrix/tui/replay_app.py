@@ -24,6 +24,8 @@ Screen { layout: vertical; }
 #table { width: 51; height: 13; }
 #scores { width: 1fr; height: 13; border-left: solid $panel-lighten-2; padding-left: 1; }
 .-ascii #scores { border-left: ascii $panel-lighten-2; }
+.-narrow #scores { display: none; }  /* no room beside the table: a squeezed panel wraps into noise */
+.-short #main { height: 13; padding-top: 0; }  /* keep a row for the error or the end of the record */
 #caption { height: 2; }
 #error { height: 1fr; }
 """
@@ -49,6 +51,8 @@ class ReplayApp(App[None]):
 
     def __init__(self, replay: Replay, name: str = "", glyphs: Glyphs | None = None) -> None:
         super().__init__()
+        self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]  # classes the CSS above uses
+        self.VERTICAL_BREAKPOINTS = [(0, "-short"), (21, "-tall")]
         self.replay = replay
         self.record_name = name
         self.g = glyphs or Glyphs()
@@ -97,7 +101,11 @@ class ReplayApp(App[None]):
                 text.append("\nThe steps stop just before it (End jumps there).", style="dim")
             self.put("#error", text)
         elif self.index == len(steps) - 1:
-            end = "the match is over" if m.is_over else "the record ends here"
+            end = "the record ends here"
+            if m.is_over:
+                who = " and ".join(self.replay.names[w] for w in m.winners)
+                verb = "wins" if len(m.winners) == 1 else "share the win"
+                end = f"the match is over: {who} {verb} ({m.totals[m.winners[0]]})"
             self.put("#error", Text(f"End: {end}.", style="dim"))
         else:
             self.put("#error", "")

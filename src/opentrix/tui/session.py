@@ -109,11 +109,17 @@ def parse_input(text: str, v: View, g: Glyphs) -> int:
         words = text.strip().lower().replace(",", " ").split()
         if words and words[0] == "double":
             words = words[1:]
+        if t in _YES:
+            raise InputError("say which cards to double, e.g. qs or qs qh, or n for no")
+        cards = []
+        for w in words:
+            try:
+                cards.append(parse_card(w))
+            except ValueError:  # its own message repeats the word and lists every rank: too long for one line
+                raise InputError(f"'{w}' is not a card: type the cards to double (e.g. kh, or qs qh), or n") from None
         try:
-            return A.double([parse_card(w) for w in words])
+            return A.double(cards)
         except ValueError as e:
-            if t in _YES:
-                raise InputError("say which cards to double, e.g. qs or qs qh, or n for no") from None
             raise InputError(f"'{text.strip()}': {e}; type the cards to double (e.g. kh, or qs qh) or n") from None
     if phase == Phase.CLAIM:
         if t in _YES:
