@@ -467,3 +467,23 @@ async def test_a_dealt_king_of_hearts_redeal_declined_then_claimed() -> None:
             await settle(app, pilot)
             assert s.match.king == 1 and len(s.match.deals) >= 2  # the same king chose again
             assert "deal 2 · king Right" in screen_text(app)
+
+
+async def test_a_match_taken_up_from_its_save_file_says_so(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    app = make_app(save=save)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await type_text(pilot, "queens")
+        await settle(app, pilot)
+        for _ in range(3):  # a few cards of the first deal
+            await type_text(pilot, typed_name(app.session.view().legal_actions[0]))
+            await settle(app, pilot)
+    history = app.session.match.history
+    again = PlayApp(PlaySession.open(None, None, None, save), Glyphs(), pause=0.0)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(again, pilot)
+        screen = screen_text(again)
+        words = " ".join(screen.split())  # the message wraps the long temporary path
+        assert "Taken up from" in words and "(0 deals played)." in words
+        assert again.session.match.history == history and "Queens" in screen.splitlines()[0]

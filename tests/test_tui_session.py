@@ -208,3 +208,68 @@ def test_double_with_several_cards_needs_the_cards_named() -> None:
     with pytest.raises(InputError, match=r"^'qz' is not a card: type the cards to double"):
         parse_input("kh qz", v, G)
     assert parse_input("double kh qs", v, G) == A.double(Card.KH, Card.QS)
+
+
+def _play_into_second_deal(path: Path, seed: int = 11) -> PlaySession:
+    """A session saving to ``path``, stopped a few actions into its second deal."""
+    s = session(seed=seed, save=path)
+    while len(s.match.deals) < 2 or len(s.match.deals[-1].plays) < 6:
+        if s.match.phase == Phase.DEAL_OVER:
+            s.next_deal()
+        elif s.your_turn:
+            s.play(s.view().legal_actions[-1])
+        else:
+            s.apply_bot(s.bot_to_act() or 1, s.match.legal_actions()[0])
+    return s
+
+
+def test_an_unfinished_saved_match_is_taken_up_where_it_stopped(tmp_path: Path) -> None:
+    """Like the browser table, the terminal takes up the match its --save file left unfinished, with the
+    record's rules and bots, instead of writing a new match over it."""
+    path = tmp_path / "match.json"
+    left = _play_into_second_deal(path)
+    again = PlaySession.open(None, None, None, path)
+    assert again.match.history == left.match.history and again.rules == left.rules
+    assert again.view() == left.view()
+    assert again.levels == ["random", "random", "random"]
+    assert "Taken up from" in again.notice and "1 deals played" in again.notice
+    assert f"from seed {again.seed}" in again.notice  # the record has no seed: later deals get a new one
+    with_seed = PlaySession.open("classic", ["hard", "easy", "medium"], 11, path)
+    assert with_seed.seed == 11 and with_seed.levels == ["hard", "easy", "medium"]
+    assert "from seed" not in with_seed.notice
+    while not again.match.is_over:
+        if again.match.phase == Phase.DEAL_OVER:
+            again.next_deal()
+        elif again.your_turn:
+            again.play(again.view().legal_actions[0])
+        else:
+            run_bots(again)
+    done = Record.loads(path.read_text(encoding="utf-8")).replay()
+    assert done.is_over and done.history[: len(left.match.history)] == left.match.history
+
+
+def test_a_save_file_is_never_overwritten_by_another_match(tmp_path: Path) -> None:
+    finished = tmp_path / "finished.json"
+    finished.write_bytes((Path(__file__).parents[1] / "src/opentrix/examples/classic-full-match.json").read_bytes())
+    junk = tmp_path / "notes.json"
+    junk.write_text("my shopping list", encoding="utf-8")
+    unfinished = tmp_path / "unfinished.json"
+    _play_into_second_deal(unfinished)
+    before = {p: p.read_bytes() for p in (finished, junk, unfinished)}
+    for args, message in [
+        ((None, None, None, finished), "holds a finished match; give another --save file"),
+        ((None, None, None, junk), "holds no match to take up \\(not JSON"),
+        (("wikipedia", None, None, unfinished), "under other rules; leave out --rules"),
+        ((None, None, 12, unfinished), "seed 12 did not deal"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            PlaySession.open(*args)  # type: ignore[arg-type]
+    assert {p: p.read_bytes() for p in before} == before
+    result = CliRunner().invoke(cli_app, ["play", "--terminal", "--save", str(finished)])
+    assert result.exit_code == 2 and "holds a finished match" in result.output
+    result = CliRunner().invoke(cli_app, ["play", "--save", str(finished)], env={"COLUMNS": "200"})
+    assert result.exit_code == 2 and "--save is for --terminal" in result.output
+    assert finished.read_bytes() == before[finished]
+    empty = tmp_path / "empty.json"
+    empty.touch()  # made ready for the match: a new one starts
+    assert PlaySession.open(None, None, 3, empty).match.history == []

@@ -51,10 +51,18 @@ def verify(
 @app.command()
 def play(
     terminal: Annotated[bool, typer.Option("--terminal", help="play in this terminal instead of the browser")] = False,
-    rules: Annotated[str, typer.Option(help="rules preset: classic, wikipedia, denexa, online, complex")] = "classic",
-    bots: Annotated[str, typer.Option(help="levels of the three opponents, e.g. hard,medium,easy")] = "medium",
+    rules: Annotated[
+        str | None,
+        typer.Option(help="rules preset: classic (default), wikipedia, denexa, online, complex"),
+    ] = None,
+    bots: Annotated[
+        str | None, typer.Option(help="levels of the three opponents, e.g. hard,medium,easy (default: medium)")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="seed for the deals (default: random)", min=0, max=MAX_SEED)] = None,
-    save: Annotated[Path | None, typer.Option(help="write the match as opentrix-record/1 as it goes")] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="terminal: write the match as opentrix-record/1 as it goes; an unfinished one is taken up"),
+    ] = None,
     host: Annotated[str, typer.Option(help="address for the local web server")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port for the local web server (0: any free port)", min=0, max=65535)] = 0,
     database: Annotated[str | None, typer.Option(help="SQLite file or postgresql:// URL")] = None,
@@ -71,22 +79,24 @@ def play(
     """Play a match against three bots: in the browser (default) or with --terminal."""
     from .rules import PRESETS
 
-    if rules not in PRESETS:
+    if rules is not None and rules not in PRESETS:
         raise typer.BadParameter(f"unknown preset {rules!r} (known: {', '.join(PRESETS)})", param_hint="--rules")
-    levels = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(levels) == 1:
-        levels *= 3
-    from .bots import bot_names
+    levels = None if bots is None else [b.strip() for b in bots.split(",") if b.strip()]
+    if levels is not None:
+        if len(levels) == 1:
+            levels *= 3
+        from .bots import bot_names
 
-    for lv in levels:
-        if lv not in bot_names():
-            raise typer.BadParameter(f"unknown bot {lv!r} (known: {', '.join(bot_names())})", param_hint="--bots")
-    if len(levels) != 3:
-        raise typer.BadParameter("give one level or three, e.g. hard,medium,easy", param_hint="--bots")
+        for lv in levels:
+            if lv not in bot_names():
+                raise typer.BadParameter(f"unknown bot {lv!r} (known: {', '.join(bot_names())})", param_hint="--bots")
+        if len(levels) != 3:
+            raise typer.BadParameter("give one level or three, e.g. hard,medium,easy", param_hint="--bots")
     if terminal:
         tui = importlib.import_module("opentrix.tui")
         if pause < 0:
             raise typer.BadParameter("the pause cannot be negative", param_hint="--pause")
+        # Not given, rules and bots are those of the unfinished match in --save, if there is one.
         tui.play_terminal(
             rules=rules, bots=levels, seed=seed, save=save, ascii=True if ascii_only else None, pause=pause
         )
@@ -94,9 +104,11 @@ def play(
         web = importlib.import_module("opentrix.server.commands")
         if bot_delay < 0:
             raise typer.BadParameter("the delay cannot be negative", param_hint="--bot-delay")
+        if save is not None:
+            raise typer.BadParameter("the browser table keeps its matches itself; --save is for --terminal")
         web.play_web(
-            rules=rules,
-            bots=levels,
+            rules=rules or "classic",
+            bots=levels or ["medium"] * 3,
             seed=seed,
             host=host,
             port=port,

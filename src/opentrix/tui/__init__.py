@@ -11,8 +11,8 @@ DEFAULT_PAUSE = 0.6
 
 
 def play_terminal(
-    rules: str,
-    bots: list[str],
+    rules: str | None,
+    bots: list[str] | None,
     seed: int | None,
     save: Path | None,
     *,
@@ -25,7 +25,7 @@ def play_terminal(
     from .session import PlaySession
 
     try:
-        session = PlaySession(rules, bots, seed, save)
+        session = PlaySession.open(rules, bots, seed, save)
     except ValueError as e:
         print(f"opentrix: {e}", file=sys.stderr)
         raise SystemExit(2) from None

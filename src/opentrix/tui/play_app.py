@@ -145,6 +145,8 @@ class PlayApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_class(self.g.ascii, "-ascii")
+        if self.session.notice:
+            self.say(self.session.notice)
         self.refresh_table()
         self.step()
 

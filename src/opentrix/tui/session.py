@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import actions as A
-from ..bots import Bot, make_bot
+from ..bots import Bot, bot_names, make_bot
 from ..cards import parse_card
 from ..contracts import Contract
-from ..deal import Phase
+from ..deal import Phase, deal_hands
 from ..errors import TrixError
 from ..match import Match
-from ..record import Record
+from ..record import Record, RecordError, load
 from ..rules import Rules
 from ..view import View, view
 from .glyphs import Glyphs
@@ -28,6 +28,7 @@ HUMAN = 0
 # Seats follow turn order counter-clockwise, so the seat after you sits on your right.
 SEAT_NAMES = ("You", "Right", "Across", "Left")
 HINT_BOTS = ("strong", "hard")
+DEFAULT_BOTS = ("medium", "medium", "medium")
 
 
 class InputError(ValueError):
@@ -181,12 +182,17 @@ class PlaySession:
         bots: Sequence[str] = ("medium", "medium", "medium"),
         seed: int | None = None,
         save: Path | None = None,
+        match: Match | None = None,
     ) -> None:
+        """A new match from ``seed``, or ``match`` taken up (its deals still to come then from ``seed``)."""
         if len(bots) != 3:
             raise ValueError("give the levels of exactly three bots")
-        self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
+        self.rules = match.rules if match is not None else Rules.preset(rules) if isinstance(rules, str) else rules
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
-        self.match = Match(self.rules, seed=self.seed)
+        if match is not None:
+            match.seed = self.seed
+        self.match = match if match is not None else Match(self.rules, seed=self.seed)
+        self.notice = ""  # what the screen says first (a match taken up from its save file)
         self.levels = list(bots)
         self.bots: dict[int, Bot] = {
             seat: make_bot(level, seed=f"{self.seed}:{seat}") for seat, level in zip((1, 2, 3), bots, strict=True)
@@ -202,6 +208,41 @@ class PlaySession:
                 raise ValueError(f"cannot save to {save}: it is a folder")
             if not os.access(parent, os.W_OK):
                 raise ValueError(f"cannot save to {save}: the folder {parent} is not writable")
+
+    @classmethod
+    def open(cls, rules: str | None, bots: Sequence[str] | None, seed: int | None, save: Path | None) -> PlaySession:
+        """A new match, or the unfinished one in ``save`` taken up where it stopped.
+
+        A save file is never overwritten by another match: the record of a finished match, or a file
+        that is not a record, is a clear error (another --save file, or remove it). ``None`` means not
+        given: the record's rules and bots then count. The record carries no seed, so the deals still to
+        come are dealt from ``seed`` when given (it must have dealt the first deal), else a new one.
+        """
+        if save is None or not save.is_file() or save.stat().st_size == 0:
+            return cls(rules or "classic", bots or DEFAULT_BOTS, seed, save)
+        again = "give another --save file to start a new match, or remove it"
+        try:
+            record = load(str(save))
+            match = record.replay()
+        except OSError as e:
+            raise ValueError(f"cannot read {save}: {e.strerror or e}") from None
+        except RecordError as e:
+            raise ValueError(f"{save} holds no match to take up ({e.located()}); {again}") from None
+        if match.is_over:
+            raise ValueError(f"{save} holds a finished match; {again}")
+        if rules is not None and Rules.preset(rules) != match.rules:
+            raise ValueError(f"{save} holds an unfinished match under other rules; leave out --rules to take it up")
+        if seed is not None and tuple(deal_hands(seed, 0)) != tuple(record.deals[0].hands):
+            raise ValueError(f"seed {seed} did not deal {save}'s first deal; leave out --seed to take it up")
+        named = [p.removeprefix("bot:") for p in (record.players or [])[1:]]
+        if bots is None:
+            bots = named if len(named) == 3 and all(p in bot_names() for p in named) else DEFAULT_BOTS
+        session = cls(match.rules, bots, seed, save, match=match)
+        done = sum(1 for d in match.summaries if d.thrown_in is None)
+        session.notice = f"Taken up from {save} ({done} deals played)." + (
+            "" if seed is not None else f" The deals still to come are from seed {session.seed}."
+        )
+        return session
 
     # -- what the player sees ---------------------------------------------------------------------------
 
