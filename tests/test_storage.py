@@ -144,6 +144,7 @@ def test_a_dead_holder_on_this_machine_is_not_waited_for(storage: Storage) -> No
     for code, owner in (("DEAD22", dead), ("LIVE22", alive), ("AWAY22", elsewhere)):
         storage.create_table(table_row(code), owner=owner, lease=60)
     assert storage.holders() == {dead, alive, elsewhere}
+    assert storage.status("DEAD22") == "playing" and storage.status("NONE22") is None
     found = [o for o in storage.holders() if dead_here(o)]
     assert [t.id for t in storage.claim_active(me, 60, dead=found)] == ["DEAD22"]
     assert storage.holders() == {me, alive, elsewhere}

@@ -181,8 +181,8 @@ class Hub:
 
     async def missing(self, table_id: str) -> str:
         """Why a table is not here: there is none, or another server on the same store plays it."""
-        row = await self.store.run(self.storage.load_table, table_id.upper())
-        if row is not None and row.status != "finished":
+        status = await self.store.run(self.storage.status, table_id.upper())
+        if status in ("lobby", "playing"):
             return f"table {table_id!r} is played by another opentrix server using this database"
         return f"no table {table_id!r}"
 

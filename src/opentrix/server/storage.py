@@ -317,6 +317,11 @@ class Storage:
 
     # -- reading ------------------------------------------------------------------------------------
 
+    def status(self, table_id: str) -> str | None:
+        """A table's status alone (``None``: no such table), without reading its seats and actions."""
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(tables_t.c.status).where(tables_t.c.id == table_id)).scalar()
+
     def load_table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as conn:
             t = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
