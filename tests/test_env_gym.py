@@ -76,3 +76,14 @@ def test_unknown_opponent_is_a_clear_error() -> None:
         TrixGymEnv(opponents="grandmaster")
     with pytest.raises(ValueError, match="one opponent name or three"):
         TrixGymEnv(opponents=["random", "random"])
+
+
+def test_bad_settings_are_refused_up_front() -> None:
+    """As in the PettingZoo env: at construction, not as an engine error from the first reset() or a
+    render() that silently draws nothing."""
+    with pytest.raises(ValueError, match="queens is not a contract of these rules"):
+        TrixGymEnv(mode="deal", rules="complex", contract="queens")
+    with pytest.raises(ValueError, match="complex is not a contract"):
+        gymnasium.make(GYM_ID, mode="deal", rules="classic", contract="complex")
+    with pytest.raises(ValueError, match="render_mode must be None or one of"):
+        TrixGymEnv(render_mode="human")

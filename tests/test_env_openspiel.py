@@ -11,8 +11,10 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from opentrix import Match, Rules, view  # noqa: E402
+from opentrix import actions as A  # noqa: E402
 from opentrix.actions import NUM_ACTIONS  # noqa: E402
 from opentrix.bots import make_bot  # noqa: E402
+from opentrix.cards import Card  # noqa: E402
 from opentrix.env.observation import OBS_SIZE  # noqa: E402
 from opentrix.env.openspiel_game import SHORT_NAME  # noqa: E402
 
@@ -126,3 +128,68 @@ def test_openspiel_ismcts_bot_returns_legal_actions_from_the_view(rules: Rules) 
 def test_openspiel_ismcts_bot_rejects_unknown_options() -> None:
     with pytest.raises(ValueError, match="unknown options"):
         make_bot("openspiel-ismcts", seed=1, depth=3)
+
+
+def test_infostate_tells_who_was_asked_to_double() -> None:
+    """Sequential doubling asks only the holders of a queen: seat 0 sees whether seat 1 or seat 2 was
+    asked (and declined), so the two states are different information states for it."""
+    game = pyspiel.load_game(SHORT_NAME, {"rules": "wikipedia", "contract": "queens"})
+    queens = [int(Card.parse(q)) for q in ("QS", "QH", "QD", "QC")]
+    seven = int(Card.parse("7H"))
+    rest = [c for c in range(52) if c not in queens and c != seven]
+    mine, x, y, z = [seven, *rest[:12]], rest[12:21], rest[21:34], rest[34:]  # seat 0, the king: no queen
+
+    def declined_by(seat: int) -> object:
+        hands = [mine, queens + x, y, z] if seat == 1 else [mine, y, queens + x, z]
+        state = game.new_initial_state()
+        for i in range(13):
+            for s in range(4):
+                state.apply_action(sorted(hands[s])[i])  # chance deals card i to seat i % 4
+        assert state.current_player() == seat  # the only seat asked
+        state.apply_action(A.NO_DOUBLE)
+        return state
+
+    a, b = declined_by(1), declined_by(2)
+    assert a.current_player() == b.current_player() == 0 and a.legal_actions() == b.legal_actions()
+    assert a.information_state_string(0) != b.information_state_string(0)
+
+
+def test_public_observer_shows_no_cards_of_any_seat() -> None:
+    """``PrivateInfoType.NONE`` asks for what everyone sees: no hand, and nothing that changes when the
+    unseen cards (the observing seat's own included) are dealt again."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game(SHORT_NAME, {"rules": "wikipedia", "seed": 5})
+    kind = pyspiel.PrivateInfoType
+    public = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True, private_info=kind.NONE))
+    state = _random_game_prefix(game, np.random.RandomState(4), moves=20)
+    public.set_from(state, 0)
+    tensor, text = public.tensor.copy(), public.string_from(state, 0)
+    assert not tensor[:52].any() and "hand:-" in text
+    other = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))  # seat 0's cards too
+    assert str(other) != str(state)
+    public.set_from(other, 0)
+    assert np.array_equal(public.tensor, tensor) and public.string_from(other, 0) == text
+    with pytest.raises(ValueError, match="ALL_PLAYERS"):
+        make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, private_info=kind.ALL_PLAYERS))
+
+
+def _random_game_prefix(game: object, rng: np.random.RandomState, moves: int) -> object:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    for _ in range(moves):
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randint(len(legal))])
+    return state
+
+
+def test_bad_chance_outcomes_and_parameters_are_clear_errors() -> None:
+    game = pyspiel.load_game(SHORT_NAME)
+    state = game.new_initial_state()
+    state.apply_action(5)
+    for bad in (5, 52, 60):  # a card already dealt, or no card at all
+        with pytest.raises(ValueError, match="each card 0-51 once"):
+            state.apply_action(bad)
+    assert state.history() == [5] and len(state.chance_outcomes()) == 51  # nothing was dealt
+    for scale in (0.0, -1.0):
+        with pytest.raises(ValueError, match="scale must be positive"):
+            pyspiel.load_game(SHORT_NAME, {"scale": scale})

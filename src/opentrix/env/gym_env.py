@@ -59,6 +59,8 @@ class TrixGymEnv(gym.Env[Obs, int]):
             raise ValueError(f"seat must be 0 to 3, not {seat!r}")
         if illegal not in ("penalty", "raise"):
             raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.rules = _rules_of(rules)
         self.mode = mode
         self.contract: Contract | None = None
@@ -66,6 +68,8 @@ class TrixGymEnv(gym.Env[Obs, int]):
             self.contract = Contract.parse(contract) if isinstance(contract, str) else Contract(contract)
         if self.contract is not None and mode != "deal":
             raise ValueError("contract= fixes the contract of a single deal: use it with mode='deal'")
+        if self.contract is not None and self.contract not in self.rules.contracts:
+            raise ValueError(f"{self.contract.id} is not a contract of these rules")  # not first at reset()
         self.seat = seat
         names = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
         if len(names) != 3:

@@ -17,6 +17,7 @@ Parameters: ``rules`` (a preset name or rules JSON), ``contract`` ("" = the king
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -88,6 +89,8 @@ class TrixGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"returns must be 'score' or 'advantage', not {p['returns']!r}")
         self.advantage = p["returns"] == "advantage"
         self.scale = float(p["scale"])
+        if not self.scale > 0:
+            raise ValueError(f"scale must be positive, not {self.scale!r}")  # it divides the returns
         bound = _utility_bound(self.rules) / self.scale
         info = pyspiel.GameInfo(
             num_distinct_actions=A.NUM_ACTIONS,
@@ -108,8 +111,17 @@ class TrixGame(pyspiel.Game):  # type: ignore[misc]
         return TrixState(self, match_from_view(v, sample_hands(v, rng)))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TrixObserver:
-        perfect_recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
-        return TrixObserver(perfect_recall)
+        """OpenSpiel's default observation (``None``), information states, or public observations
+        (``PrivateInfoType.NONE``: the table as a spectator sees it, so no hand leaks into them)."""
+        if iig_obs_type is None:
+            return TrixObserver(perfect_recall=False)
+        private = iig_obs_type.private_info
+        if not iig_obs_type.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(
+                "python_trix observers show the public table with one seat's own cards (private_info="
+                "SINGLE_PLAYER) or without them (NONE); public_info=False and ALL_PLAYERS are not offered"
+            )
+        return TrixObserver(bool(iig_obs_type.perfect_recall), private=private == pyspiel.PrivateInfoType.SINGLE_PLAYER)
 
 
 class _Shared:
@@ -197,6 +209,8 @@ class TrixState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self.match is None:
+            if not 0 <= action < 52 or action in self.dealt:  # OpenSpiel does not check chance outcomes
+                raise ValueError(f"chance deals each card 0-51 once; {action} is not one of the cards left")
             self._deal.dealt.append(action)
             if len(self.dealt) == 52:
                 hands = [0, 0, 0, 0]
@@ -247,24 +261,31 @@ class TrixState(pyspiel.State):  # type: ignore[misc]
 
 
 class TrixObserver:
-    """Observation tensors (``opentrix.env.observation`` layout) and strings, from ``view`` only."""
+    """Observation tensors (``opentrix.env.observation`` layout) and strings, from ``view`` only;
+    with ``private=False`` from the spectator's view, seen from ``player``'s chair."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, perfect_recall: bool, private: bool = True) -> None:
         self.perfect_recall = perfect_recall
+        self.private = private
         self.tensor = np.zeros(OBS_SIZE, np.float32)
         self.dict = {"observation": self.tensor}
+
+    def _view(self, match: Match, player: int) -> View:
+        return view(match, player) if self.private else dataclasses.replace(view(match, None), seat=player)
 
     def set_from(self, state: TrixState, player: int) -> None:
         if state.match is None:
             self.tensor.fill(0)
-            self.tensor[_own_dealt(state, player)] = 1.0  # the hand block comes first
+            if self.private:
+                self.tensor[_own_dealt(state, player)] = 1.0  # the hand block comes first
             return
-        encode(view(state.match, player), Knowledge(), self.tensor)
+        encode(self._view(state.match, player), Knowledge(), self.tensor)
 
     def string_from(self, state: TrixState, player: int) -> str:
         if state.match is None:
-            return f"p{player} dealing {' '.join(card_name(c) for c in _own_dealt(state, player))}"
-        return infostate_string(view(state.match, player), with_history=self.perfect_recall)
+            dealt = " ".join(card_name(c) for c in _own_dealt(state, player)) if self.private else "-"
+            return f"p{player} dealing {len(state.dealt)} {dealt}"
+        return infostate_string(self._view(state.match, player), with_history=self.perfect_recall)
 
 
 def _own_dealt(state: TrixState, player: int) -> list[int]:
@@ -272,14 +293,20 @@ def _own_dealt(state: TrixState, player: int) -> list[int]:
 
 
 def infostate_string(v: View, with_history: bool = True) -> str:
-    """What seat ``v.seat`` knows, as one line. With history: every public action in order."""
-    assert v.seat is not None and v.hand is not None
-    hand = int(v.hand) & FULL_DECK
+    """What seat ``v.seat`` knows, as one line. With history: every public action in order.
+
+    The doubling answers are listed seat by seat: in sequential doubling, who was asked is itself
+    news (a seat passed over holds no doublable card), so two states that differ only there differ
+    for every seat."""
+    assert v.seat is not None
+    hand = f"{int(v.hand) & FULL_DECK:x}" if v.hand is not None else "-"
     contract = v.contract.id if v.contract is not None else "-"
+    answers = ",".join(f"{s}{'+'.join(card_name(c) for c in cs) or '-'}" for s, cs in v.doubling_answers)
     head = (
         f"p{v.seat} king{v.king} {v.phase} turn{v.turn} contract:{contract} "
-        f"avail:{','.join(str(int(c)) for c in v.available_contracts)} hand:{hand:x} "
-        f"doubled:{','.join(f'{s}{card_name(c)}' for s, c in v.doubled)} totals:{','.join(map(str, v.totals))}"
+        f"avail:{','.join(str(int(c)) for c in v.available_contracts)} hand:{hand} "
+        f"doubled:{','.join(f'{s}{card_name(c)}' for s, c in v.doubled)} answers:{answers} "
+        f"totals:{','.join(map(str, v.totals))}"
     )
     if with_history:
         plays = " ".join(f"{s}{A.to_str(a)}" for s, a in v.plays)

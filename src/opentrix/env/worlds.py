@@ -11,6 +11,7 @@ second copy of the rules.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from .. import actions as A
@@ -26,7 +27,7 @@ from .knowledge import Knowledge
 
 _CLAIM = int(Phase.CLAIM)
 _DOUBLE = int(Phase.DOUBLE)
-_ONE_OF_TRIES = 40  # then ``match_from_view`` rejects the deal and ``sample_world`` tries again
+_ONE_OF_TRIES = 40  # redeals before the seats asked to double are handed a doublable card outright
 
 
 class NoWorld(ValueError):
@@ -65,14 +66,38 @@ def sample_hands(v: View, rng: random.Random, know: Knowledge | None = None) -> 
     others = [s for s in range(4) if s != me]
     allowed = {c: [s for s in others if need[s] and not absent[s] >> c & 1] for c in cards}
     one_of = k.holds_one_of if in_deal else [0, 0, 0, 0]
-    for _ in range(_ONE_OF_TRIES):
+    # A seat asked in sequential doubling was dealt a doublable card; those that have neither played
+    # nor shown one must get one of the unseen ones. Redeal until they do (unbiased), and if that keeps
+    # failing, as it does when voids steer the cards elsewhere, hand them one outright.
+    short = [s for s in others if one_of[s] and not (known[s] | played[s]) & one_of[s]]
+    for _ in range(_ONE_OF_TRIES if short else 1):
         hands = _deal_constrained(cards, allowed, need, rng)
-        hands[me] = mine
-        dealt = [hands[s] | known[s] | played[s] for s in range(4)]
-        # A seat asked in sequential doubling was dealt a doublable card: redeal until it was.
-        if all(dealt[s] & one_of[s] or not one_of[s] for s in others):
+        if all(hands[s] & one_of[s] for s in short):
             break
+    else:
+        hands = _deal_one_of(cards, allowed, need, short, one_of[short[0]], rng)
+    hands[me] = mine
+    dealt = [hands[s] | known[s] | played[s] for s in range(4)]
     return (dealt[0], dealt[1], dealt[2], dealt[3])
+
+
+def _deal_one_of(
+    cards: list[int], allowed: dict[int, list[int]], need: list[int], short: list[int], one_of: int, rng: random.Random
+) -> list[int]:
+    """A deal in which each seat of ``short`` gets a distinct card of ``one_of``: each way of handing
+    them one, in random order, until the rest of the cards can be dealt around it."""
+    options = [[c for c in cards if one_of >> c & 1 and s in allowed[c]] for s in short]
+    picks = [p for p in itertools.product(*options) if len(set(p)) == len(p)]
+    rng.shuffle(picks)
+    for pick in picks:
+        forced = allowed.copy()
+        for s, c in zip(short, pick, strict=True):
+            forced[c] = [s]
+        try:
+            return _deal_constrained(cards, forced, need, rng)
+        except NoWorld:
+            continue
+    raise NoWorld("no deal gives every seat asked to double a doublable card")
 
 
 def _deal_constrained(
