@@ -87,3 +87,8 @@ def test_bad_settings_are_refused_up_front() -> None:
         gymnasium.make(GYM_ID, mode="deal", rules="classic", contract="complex")
     with pytest.raises(ValueError, match="render_mode must be None or one of"):
         TrixGymEnv(render_mode="human")
+    for seat in ("1", True, 4):
+        with pytest.raises(ValueError, match="seat must be 0 to 3"):
+            TrixGymEnv(seat=seat)  # type: ignore[arg-type]
+    with pytest.raises(RuntimeError, match="call reset\\(\\) before step\\(\\)"):
+        TrixGymEnv().step(0)

@@ -193,6 +193,22 @@ def test_illegal_action_raises_naming_legal_ones_and_keeps_the_state() -> None:
     assert env.match.history == [*history, legal[0]]
 
 
+def test_true_is_not_an_action_and_unknown_agents_are_named() -> None:
+    """``True == 1`` in Python, but a learner that steps a boolean has a bug to hear about, not a card
+    played for it; an agent name that does not exist lists those that do."""
+    env = trix_v0.raw_env(mode="deal", contract="queens")
+    seed = next(s for s in range(200) if env.reset(seed=s) is None and 1 in env.match.legal_actions())
+    env.reset(seed=seed)
+    history = list(env.match.history)
+    for flag in (True, np.bool_(True)):
+        with pytest.raises(IllegalActionError, match="action ids are ints"):
+            env.step(flag)  # type: ignore[arg-type]
+    assert env.match.history == history
+    env.step(1)  # the card itself is legal
+    with pytest.raises(ValueError, match="unknown agent 'player_9': the agents are player_0, player_1"):
+        env.observe("player_9")
+
+
 def test_illegal_action_in_wrapped_env_ends_the_episode_with_a_penalty() -> None:
     env = trix_v0.env(mode="match", illegal_reward=-50.0)
     env.reset(seed=4)

@@ -27,7 +27,7 @@ from ..match import Match
 from ..view import view
 from .knowledge import Knowledge
 from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, action_mask, encode
-from .trix_v0 import _rules_of, illegal_action_error
+from .trix_v0 import _rules_of, illegal_action_error, is_action_id
 
 _DEAL_OVER = int(Phase.DEAL_OVER)
 _MATCH_OVER = int(Phase.MATCH_OVER)
@@ -55,7 +55,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
     ) -> None:
         if mode not in ("match", "deal"):
             raise ValueError(f"mode must be 'match' or 'deal', not {mode!r}")
-        if not 0 <= seat <= 3:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
             raise ValueError(f"seat must be 0 to 3, not {seat!r}")
         if illegal not in ("penalty", "raise"):
             raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
@@ -94,6 +94,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
         self._knowledge = Knowledge()
         self.match = Match(self.rules, seed=0)
         self._done = True
+        self._started = False  # step() before the first reset() is told so
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
@@ -104,15 +105,16 @@ class TrixGymEnv(gym.Env[Obs, int]):
             bot.reseed(self._rng.getrandbits(63))
         self._knowledge.reset()
         self._done = False
+        self._started = True
         reward = self._advance()
         assert not self._done and reward == 0.0, "the learner always acts before its first deal ends"
         return self._obs_info()
 
     def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         if self._done:
-            raise RuntimeError("the episode is over: call reset()")
+            raise RuntimeError("the episode is over: call reset()" if self._started else "call reset() before step()")
         match = self.match
-        if not isinstance(action, int | np.integer) or action not in match.legal_actions():
+        if not is_action_id(action) or action not in match.legal_actions():
             error = illegal_action_error(match, action, f"seat {self.seat}")
             if self.illegal == "raise":
                 raise error

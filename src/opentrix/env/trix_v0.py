@@ -16,7 +16,7 @@ The rules live in the engine: this module only translates between PettingZoo and
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 import numpy as np
 from gymnasium import spaces
@@ -43,6 +43,17 @@ class IllegalActionError(IllegalAction, ValueError):
     """An action id that is not legal now; the message names the legal ones. The state is unchanged."""
 
 
+def is_action_id(action: object) -> TypeGuard[int | np.integer[Any]]:
+    """An int or NumPy integer; ``True`` is an int to Python but never a card or an answer."""
+    return isinstance(action, int | np.integer) and not isinstance(action, bool | np.bool_)
+
+
+def _seat_of(agent: str) -> int:
+    if agent not in AGENTS:
+        raise ValueError(f"unknown agent {agent!r}: the agents are {', '.join(AGENTS)}")
+    return AGENTS.index(agent)
+
+
 def describe_actions(actions: list[int] | tuple[int, ...]) -> str:
     """``"27 (3D), 30 (6D)"``: ids with their names, as error messages and logs print them."""
     return ", ".join(f"{a} ({A.to_str(a)})" for a in actions)
@@ -52,7 +63,7 @@ def illegal_action_error(match: Match, action: object, who: str) -> IllegalActio
     """The error for ``action`` in ``match``: why the engine refuses it, and what is legal instead."""
     legal = match.legal_actions()
     reason = ""
-    if isinstance(action, int | np.integer) and 0 <= int(action) < A.NUM_ACTIONS:
+    if is_action_id(action) and 0 <= int(action) < A.NUM_ACTIONS:
         probe = match.copy()  # ask the engine why, on a copy: the real state is never touched
         try:
             probe.apply(int(action))
@@ -148,12 +159,12 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        v = view(self.match, AGENTS.index(agent))
+        v = view(self.match, _seat_of(agent))
         return {"observation": encode(v, self._knowledge), "action_mask": action_mask(v)}
 
     def view(self, agent: str) -> View:
         """What ``agent`` may know now (the view observations are built from)."""
-        return view(self.match, AGENTS.index(agent))
+        return view(self.match, _seat_of(agent))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -161,7 +172,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
             self._was_dead_step(action)
             return
         match = self.match
-        if action is None or not isinstance(action, int | np.integer) or action not in match.legal_actions():
+        if not is_action_id(action) or action not in match.legal_actions():
             raise illegal_action_error(match, action, agent)
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # the last step ended a deal: its rewards and infos have been seen
