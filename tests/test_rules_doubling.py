@@ -9,7 +9,7 @@ from engine_kit import ROTATING, ROTATING_SCRIPT, SUITED, cards, finish, moved, 
 from opentrix import actions as A
 from opentrix.cards import SUIT_MASKS, Card, CardSet
 from opentrix.contracts import Contract
-from opentrix.deal import Deal, Phase, can_claim_redeal
+from opentrix.deal import Deal, Phase, can_claim_redeal, redeal_grounds
 from opentrix.errors import IllegalClaim, IllegalDouble, WrongPhase
 from opentrix.match import Match
 from opentrix.rules import Rules
@@ -280,6 +280,17 @@ def test_koh_redeal_hands(hearts: str, ok: bool) -> None:
         assert d.legal_actions() == [A.NO_CLAIM]
         with pytest.raises(IllegalClaim, match="seat 0's hand does not allow a redeal in king_of_hearts"):
             d.apply(A.CLAIM)
+
+
+@pytest.mark.parametrize(("hand", "contract", "grounds"), [
+    ("KH 2S", "king_of_hearts", "your only heart is K♥"),
+    ("AH KH 2S", "king_of_hearts", "your only hearts are A♥ and K♥"),
+    ("2S 2H 2D 2C", "trix", "you hold all four 2s"),
+    ("2H 2D 2C 3S", "trix", "you hold three 2s and 3♠, the 3 of the fourth suit"),
+    ("KH QH", "king_of_hearts", ""), ("2S 2H 2D 3S", "trix", ""), ("KH", "queens", ""),
+])  # fmt: skip
+def test_redeal_grounds_say_what_in_the_hand_allows_it(hand: str, contract: str, grounds: str) -> None:
+    assert redeal_grounds(cards(hand), Contract.parse(contract)) == grounds
 
 
 @pytest.mark.parametrize(

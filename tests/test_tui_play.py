@@ -279,7 +279,7 @@ async def test_claiming_a_trix_throw_in() -> None:
         await pilot.press("5")  # Trix
         await settle(app, pilot)
         screen = screen_text(app)
-        assert "Your hand allows a redeal: claim it, or play on?" in screen
+        assert "Your hand allows a redeal (you hold all four 2s): claim it, or play on?" in screen
         assert "[1 claim a redeal]" in screen and "2 play on" in screen
         await pilot.press("1")
         await settle(app, pilot)
@@ -448,7 +448,8 @@ async def test_a_dealt_king_of_hearts_redeal_declined_then_claimed() -> None:
             s = app.session
             assert s.match.deals[-1].contract == Contract.KING_OF_HEARTS, "Right no longer names KoH: pick a seed"
             screen = screen_text(app)
-            assert "Your hand allows a redeal: claim it, or play on?" in screen and "Hand ♠ A K Q J 8 3  ♥ K " in screen
+            assert "Your hand allows a redeal (your only heart is K♥): claim it, or play on?" in screen
+            assert "Hand ♠ A K Q J 8 3  ♥ K " in screen
             if not claim:
                 await type_text(pilot, "n")
                 await settle(app, pilot)

@@ -145,6 +145,21 @@ def can_claim_redeal(hand: int, contract: Contract | int) -> bool:
     return False
 
 
+def redeal_grounds(hand: int, contract: Contract | int) -> str:
+    """Why a hand qualifies for a throw-in, in a player's words (``""`` if it does not): a prompt that
+    offers a redeal should say what in the hand allows it."""
+    if not can_claim_redeal(hand, contract):
+        return ""
+    if contract == _KOH:
+        hearts = [Card(c).symbol for c in reversed(cards_of(hand & HEARTS))]  # A♥ before K♥
+        return f"your only heart is {hearts[0]}" if len(hearts) == 1 else f"your only hearts are {' and '.join(hearts)}"
+    twos = hand & _TWOS_MASK
+    if twos.bit_count() == 4:
+        return "you hold all four 2s"
+    missing = next(s for s in range(4) if not twos >> _TWOS[s] & 1)
+    return f"you hold three 2s and {Card(_THREES[missing]).symbol}, the 3 of the fourth suit"
+
+
 class Deal:
     """The state of one deal, from the named contract to its scores."""
 
@@ -674,5 +689,6 @@ __all__ = [
     "can_claim_redeal",
     "check_hands",
     "deal_hands",
+    "redeal_grounds",
     "score_deal",
 ]

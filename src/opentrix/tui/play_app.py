@@ -22,7 +22,7 @@ from textual.widgets import Footer, Static
 from .. import actions as A
 from ..bots import Bot
 from ..contracts import Contract
-from ..deal import Phase
+from ..deal import Phase, redeal_grounds
 from ..errors import TrixError
 from ..view import View
 from . import render
@@ -253,7 +253,8 @@ class PlayApp(App[None]):
             else:
                 head = f"Double {cards[0]}? If another player takes it, he pays double and you gain."
         else:
-            head = "Your hand allows a redeal: claim it, or play on?"
+            grounds = redeal_grounds(int(v.hand or 0), v.contract) if v.contract is not None else ""
+            head = f"Your hand allows a redeal ({grounds}): claim it, or play on?"
         if len(opts) > 9:
             head += " Type a number, then Enter."
         line = Text(head + "\n")
