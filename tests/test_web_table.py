@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -20,6 +21,7 @@ from opentrix.cards import Card
 from opentrix.contracts import Contract
 from opentrix.deal import can_claim_redeal
 from opentrix.match import Match
+from opentrix.record import Record
 from opentrix.rules import Rules
 from test_server_kit import LiveServer, Player, live_server
 
@@ -414,5 +416,295 @@ def test_history_and_the_replay_viewer(browser: Browser, server: LiveServer) -> 
     standings.wait_for()
     assert standings.locator("#standings tbody tr").count() == 4
     shot(page, "match-over-standings")
+    assert not errors, errors
+    page.context.close()
+
+
+# -- keyboard and screen reader ------------------------------------------------------------------------
+
+ACTIVE_JS = """() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return "body";
+  const d = a.dataset || {};
+  return a.id ? `#${a.id}` : d.play ? `play ${d.play}` : d.why ? `why ${d.why}` : d.action ? `action ${d.action}`
+    : d.cmd ? `cmd ${d.cmd}` : a.getAttribute("data-testid") || a.tagName.toLowerCase();
+}"""
+
+
+def focused(page: Page) -> str:
+    """What has the keyboard focus, by the key the page gives it ("#next-deal", "play QS", "cmd scores")."""
+    return str(page.evaluate(ACTIVE_JS))
+
+
+def focus_within(page: Page, selector: str) -> bool:
+    return bool(page.evaluate("s => !!document.activeElement && !!document.activeElement.closest(s)", selector))
+
+
+def test_a_deal_played_with_the_keyboard_alone(browser: Browser, server: LiveServer) -> None:
+    """No mouse: every re-render keeps the focus where play goes on, dialogs take it, drawers give it back."""
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/?lang=en&seed={king_seed(0)}")
+    for _ in range(10):
+        if focused(page) == "#name":
+            break
+        page.keyboard.press("Tab")
+    assert focused(page) == "#name"
+    page.keyboard.type("Lina")
+    page.keyboard.press("Enter")  # submits with the first button: play against bots
+    page.wait_for_selector("#contract-dialog")
+    page.wait_for_function("document.activeElement.closest('#contract-dialog')")  # the dialog takes the focus
+    assert focused(page) == "action contract king_of_hearts"
+    page.keyboard.press("Tab")
+    assert focused(page) == "action contract queens"
+    page.keyboard.press("Enter")
+    plays = 0
+    while not page.locator("#deal-summary").count():
+        assert page.locator("#double-dialog, #claim-dialog").count() == 0
+        if page.locator("[data-testid=hand] [data-play]").count():
+            # The focus waits on a playable card: no Tab needed, however often the table was redrawn.
+            page.wait_for_function("document.activeElement.matches('[data-testid=hand] [data-play]')", timeout=3000)
+            if plays == 0:
+                shot(page, "keyboard-01-focused-card")
+                first = focused(page)
+                page.keyboard.press("End")  # the arrows walk the hand, dimmed cards too
+                page.keyboard.press("Home")
+                assert focused(page) == first
+            page.keyboard.press("Enter")
+            plays += 1
+        page.wait_for_timeout(40)
+    assert plays >= 1
+    page.wait_for_function("document.activeElement.id === 'next-deal'")
+    page.keyboard.press("Tab")  # the summary covers the table: Tab stays in it
+    assert focus_within(page, "#deal-summary")
+    shot(page, "keyboard-02-deal-summary")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#deal-summary", state="detached")
+    page.wait_for_function("document.activeElement.closest('#contract-dialog')")  # deal 2: the king chooses again
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == "cmd scores"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#scores-drawer")
+    assert focused(page) == "cmd close"
+    # The drawer is drawn over the contract dialog it was opened from, not under it.
+    box = page.locator("#scores-drawer table").bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    assert page.evaluate(f"!!document.elementFromPoint({x}, {y}).closest('#scores-drawer')")
+    shot(page, "keyboard-03-scores-drawer")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#scores-drawer", state="detached")
+    assert focused(page) == "cmd scores"
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_table_speaks_to_a_screen_reader(browser: Browser, server: LiveServer) -> None:
+    """Cards are named images or buttons, dialogs are named, and moves are announced in one live region
+    (not by re-reading the whole page, which is redrawn on every update)."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="easy", start=True, seed=king_seed(0))
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    dialog = page.get_by_role("dialog", name="Choose the contract")
+    dialog.wait_for()
+    assert page.locator("main").get_attribute("aria-live") is None
+    assert page.locator("#announce").get_attribute("aria-live") == "polite"
+    hand = page.get_by_role("group", name="Your hand")
+    first = hand_cards(page)[0]
+    names = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    first_name = f"{names.get(first[0], first[0])} of {suits[first[1]]}"
+    assert hand.get_by_role("img", name=first_name, exact=True).count() == 1
+    assert page.get_by_role("img", name="13 cards").count() == 3  # the others' hands, face down
+    dialog.get_by_role("button", name="Queens").click()
+    page.wait_for_selector("[data-testid=hand] [data-play]")
+    assert hand.get_by_role("button", name=first_name, exact=True).count() == 1  # now it can be played
+    announced = page.locator("#announce")
+    page.wait_for_function("document.querySelector('#announce').innerText.includes('Your turn')")
+    assert "Contract: Queens" in announced.inner_text()
+    page.locator("[data-testid=hand] [data-play]").first.click()
+    # Each bot's card is announced with its player, and the cards on the table say whose they are.
+    page.wait_for_function("/Samir \\(Easy\\): \\S+ of \\w+/.test(document.querySelector('#announce').innerText)")
+    trick = page.get_by_role("group", name="Cards on the table")
+    labels = trick.get_by_role("img").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert labels and all(re.fullmatch(r"(You|Samir|Rania|Karim)( \(Easy\))?: \S+ of \w+", x) for x in labels), labels
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_front_page_and_arabic_for_a_screen_reader(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/?lang=en")
+    page.wait_for_selector("#create-form")
+    snap = page.locator("main").aria_snapshot()
+    assert "K ♥" not in snap  # the decorative cards of the banner are not read out
+    bots = page.get_by_role("group", name="Bots for empty seats")
+    for name in ("Samir", "Rania", "Karim"):  # each bot's level has a name of its own
+        assert bots.get_by_role("combobox", name=f"Bots for empty seats: {name}").count() == 1
+    toggle = page.get_by_role("button", name="عربي", exact=True)  # named by what it shows, in its language
+    assert toggle.get_attribute("lang") == "ar"
+    t = server.create(name="لينا", bots="easy", start=True, seed=king_seed(0))
+    page.goto(f"{server.base}/t/{t['id']}?lang=ar#seat=0&token={t['token']}")
+    page.get_by_role("dialog", name="اختر اللعبة").wait_for()
+    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["ar", "rtl"]
+    assert page.get_by_role("button", name="English", exact=True).get_attribute("lang") == "en"
+    hand = page.get_by_role("group", name="أوراقك")
+    labels = hand.get_by_role("img").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(labels) == 13
+    assert all(re.fullmatch(r"(آص|شيخ|بنت|شب|10|[2-9]) (البستوني|الكبة|الديناري|السباتي)", x) for x in labels), labels
+    assert not errors, errors
+    page.context.close()
+
+
+def test_typing_a_name_in_the_lobby_survives_a_redraw(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="easy", start=False)
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en")
+    page.wait_for_selector("#join-name")
+    page.focus("#join-name")
+    page.keyboard.type("Om")
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Zed", "seat": 3}, timeout=10)
+    assert r.status_code == 200, r.text
+    page.wait_for_selector("[data-lobby-seat='3'] >> text=Zed")  # the lobby was drawn again
+    page.keyboard.type("ar")
+    assert page.locator("#join-name").input_value() == "Omar"
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_replay_viewer_by_keyboard(browser: Browser, server: LiveServer, tmp_path: Path) -> None:
+    m = Match(Rules.preset("classic", kingdoms=1), seed=3)
+    rng = random.Random(1)
+    while not m.is_over:  # random play, in a millisecond
+        actions = m.legal_actions()
+        if actions:
+            m.apply(rng.choice(actions))
+        else:
+            m.start_deal()
+    path = tmp_path / "record.json"
+    path.write_text(Record.from_match(m, players=["Lina", "bot:easy", "bot:easy", "bot:easy"]).dumps())
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/replay?lang=en")
+    page.set_input_files("#record-file", str(path))
+    forward = page.get_by_role("button", name="Forward one card")  # not "▶"
+    forward.wait_for()
+    for name in ("Previous deal", "Start of deal", "Back one card", "End of deal", "Next deal"):
+        assert page.get_by_role("button", name=name, exact=True).count() == 1
+    for _ in range(12):
+        if focused(page) == "#replay-next":
+            break
+        page.keyboard.press("Tab")
+    for _ in range(3):
+        page.keyboard.press("Enter")
+    assert "Play 3 of" in page.locator("[data-testid=replay-pos]").inner_text()
+    assert focused(page) == "#replay-next"  # the redrawn viewer keeps the focus on the button
+    assert re.search(r"Deal 1 of \d+ · \w.* · Play 3 of \d+ — .+: ", page.locator("#announce").inner_text())
+    assert not errors, errors
+    page.context.close()
+
+
+# The brightest felt under text: the middle of the radial gradient, with its dotted grain (screenshot).
+FELT_BRIGHTEST = (41, 145, 88)
+CARD_FACE = (244, 241, 232)  # the darker end of a card's face
+
+COLOURS_JS = """async () => {
+  const { renderBoard } = await import("/static/js/board.js");
+  const seat = (name, extra) => ({
+    name, isKing: false, isTurn: false, status: "", handCount: 13, taken: [], doubled: [], outPlace: 0, ...extra,
+  });
+  const scene = {
+    me: 0, contract: "trix", layouts: [null, ["9H", "QH"], null, null], trick: [], myTurn: true,
+    prompt: "Your turn", centerNote: "Samir takes the trick",
+    seats: [
+      seat("You", { hand: ["QS", "9H", "JD", "2C"], legal: new Set(["JD"]) }),
+      seat("Samir", { status: "disconnected" }), seat("Rania", {}), seat("Karim", {}),
+    ],
+  };
+  document.querySelector("#app").innerHTML = `<div class="table-wrap">${renderBoard(scene)}</div>`;
+  const layers = (el) => {  // background colours from the element up to the felt
+    const out = [];
+    for (let e = el; e && !e.classList.contains("board"); e = e.parentElement) {
+      out.push(getComputedStyle(e).backgroundColor);
+    }
+    return out;
+  };
+  const of = (sel) => {
+    const el = document.querySelector(sel);
+    return { color: getComputedStyle(el).color, layers: layers(el) };
+  };
+  const dim = document.querySelector(".card.dim.red");
+  return {
+    text: { note: of(".center-note"), status: of(".seat-right .status"), prompt: of(".seat-bottom .prompt") },
+    empty: { black: of(".layout .empty:not(.red)"), red: of(".layout .empty.red") },
+    dim: { filter: getComputedStyle(dim).filter, red: getComputedStyle(dim).color },
+  };
+}"""
+
+
+def rgba(css: str) -> tuple[float, float, float, float]:
+    nums = [float(x) for x in re.findall(r"[\d.]+", css)]
+    return (nums[0], nums[1], nums[2], nums[3] if len(nums) > 3 else 1.0)
+
+
+def luminance(rgb: tuple[float, ...]) -> float:
+    lin = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def over(top: tuple[float, float, float, float], below: tuple[float, ...]) -> tuple[float, ...]:
+    return tuple(top[i] * top[3] + below[i] * (1 - top[3]) for i in range(3))
+
+
+def on_felt(found: dict[str, Any]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(text colour, background) of an element drawn on the felt, at its brightest."""
+    bg: tuple[float, ...] = FELT_BRIGHTEST
+    for layer in reversed(found["layers"]):
+        bg = over(rgba(layer), bg)
+    return over(rgba(found["color"]), bg), bg
+
+
+def filtered(rgb: tuple[float, ...], css_filter: str) -> tuple[float, ...]:
+    """``rgb`` through a CSS ``brightness() saturate()`` filter (the W3C filter-effects matrices)."""
+    out = list(rgb[:3])
+    for name, value in re.findall(r"(brightness|saturate)\(([\d.]+)\)", css_filter):
+        v = float(value)
+        if name == "brightness":
+            out = [c * v for c in out]
+        else:
+            r, g, b = out
+            out = [
+                (0.213 + 0.787 * v) * r + (0.715 - 0.715 * v) * g + (0.072 - 0.072 * v) * b,
+                (0.213 - 0.213 * v) * r + (0.715 + 0.285 * v) * g + (0.072 - 0.072 * v) * b,
+                (0.213 - 0.213 * v) * r + (0.715 - 0.715 * v) * g + (0.072 + 0.928 * v) * b,
+            ]
+        out = [min(255.0, max(0.0, c)) for c in out]
+    return tuple(out)
+
+
+def test_text_on_the_felt_and_dimmed_cards_are_legible(browser: Browser, server: LiveServer) -> None:
+    """WCAG contrast, from the page's own CSS: 4.5:1 for text on the felt (where the felt is brightest)
+    and for the rank of a dimmed card, 3:1 for the suit marks of empty Trix layouts."""
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/?lang=en")
+    page.wait_for_selector("#create-form")
+    found = page.evaluate(COLOURS_JS)
+    ratios = {name: contrast(*on_felt(f)) for name, f in found["text"].items()}
+    assert all(r >= 4.5 for r in ratios.values()), ratios
+    marks = {name: contrast(*on_felt(f)) for name, f in found["empty"].items()}
+    assert all(r >= 3 for r in marks.values()), marks
+    dim = found["dim"]
+    face, rank = filtered(CARD_FACE, dim["filter"]), filtered(rgba(dim["red"]), dim["filter"])
+    assert contrast(face, rank) >= 4.5, (dim, face, rank)
+    assert contrast(face, CARD_FACE) >= 2  # and still plainly dimmed beside a playable card
     assert not errors, errors
     page.context.close()

@@ -16,6 +16,69 @@ export function toast(text, ms = 3500) {
   el.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { el.hidden = true; }, ms);
+  announce(text); // a live region that only now stops being hidden is not reliably read out
+}
+
+/** Say ``text`` to a screen reader, through the page's one polite live region (#announce). Each line
+ *  is a node of its own, so quick events queue up instead of replacing each other. */
+export function announce(text) {
+  const box = document.getElementById("announce");
+  if (!box || !text) return;
+  const line = document.createElement("div");
+  line.textContent = text;
+  box.append(line);
+  while (box.childElementCount > 6) box.firstElementChild.remove();
+}
+
+const FOCUS_KEYS = ["data-play", "data-why", "data-action", "data-cmd", "id"];
+const FOCUSABLE = "button:not([disabled]), a[href], input, select, textarea, summary, [tabindex]";
+
+/** A selector that finds ``el`` again in freshly rendered HTML, or null. */
+function focusKey(el) {
+  for (const name of FOCUS_KEYS) {
+    if (!el.hasAttribute(name)) continue;
+    let sel = `[${name}="${CSS.escape(el.getAttribute(name))}"]`;
+    if (el.dataset.seat !== undefined) sel += `[data-seat="${CSS.escape(el.dataset.seat)}"]`;
+    return sel;
+  }
+  return null;
+}
+
+export function focusable(el) {
+  return Boolean(el && el.matches(FOCUSABLE) && !el.closest("[hidden]"));
+}
+
+/** The control a keyboard user should land on in ``box``: one marked data-autofocus (the box itself may
+ *  be), else the first. */
+export function focusInto(box) {
+  const target = (box.matches("[data-autofocus]") && box) || box.querySelector("[data-autofocus]")
+    || [...box.querySelectorAll(FOCUSABLE)].find((e) => e.tabIndex >= 0);
+  const el = target || box;
+  el.focus({ preventScroll: true });
+  return el;
+}
+
+/** Replace what ``root`` shows without throwing the keyboard focus back to the top of the page: the
+ *  control that had it gets it back when it is drawn again. Returns where the focus was before (``had``:
+ *  in ``root`` or nowhere, so the caller may place it) and whether it was put back (``restored``). */
+export function rerender(root, html) {
+  const active = document.activeElement;
+  const inside = Boolean(active && active !== document.body && root.contains(active));
+  const had = inside || !active || active === document.body;
+  const key = inside ? focusKey(active) : null;
+  root.innerHTML = html;
+  let restored = false;
+  if (key) {
+    const el = root.querySelector(key);
+    if (focusable(el)) {
+      el.focus({ preventScroll: true });
+      restored = true;
+      if (el.tagName === "INPUT" && el.type === "text" && typeof active.selectionStart === "number") {
+        el.setSelectionRange(active.selectionStart, active.selectionEnd); // typing goes on where it was
+      }
+    }
+  }
+  return { had, restored, from: inside ? active : null };
 }
 
 export function navigate(path) {

@@ -2,7 +2,7 @@
 // Seats go counter-clockwise in turn order: the seat after yours sits on your right.
 
 import { backHTML, cardHTML, layoutRun, sortHand, SUIT_SYMBOLS, SUIT_LETTERS } from "./cards.js";
-import { escapeHtml, t } from "./i18n.js";
+import { cardName, escapeHtml, suitName, t } from "./i18n.js";
 
 export const POSITIONS = ["bottom", "right", "top", "left"];
 
@@ -29,7 +29,7 @@ function playerHTML(scene, seat) {
   const meta = [];
   if (scene.contract && scene.contract !== "trix" && p.tricks !== undefined) meta.push(t("table.tricks", { n: p.tricks }));
   if (p.outPlace) meta.push(t("table.out", { n: p.outPlace }));
-  const crown = (p.isKing ? `<span class="crown" title="king">♛</span>` : "");
+  const crown = (p.isKing ? `<span class="crown" role="img" aria-label="${escapeHtml(t("a11y.king"))}">♛</span>` : "");
   const status = p.status ? `<div class="status">${escapeHtml(p.status)}</div>` : "";
   const timer = p.timer !== undefined && p.timer !== null
     ? `<div class="timerbar" data-timer-seat="${seat}"><i style="width:${Math.round(p.timer * 100)}%"></i></div>` : "";
@@ -38,8 +38,8 @@ function playerHTML(scene, seat) {
     + (p.handCount !== undefined ? `<span class="count">${escapeHtml(t("table.cardsleft", { n: p.handCount }))}</span>` : "")
     + `</div>`;
   const doubled = p.doubled && p.doubled.length
-    ? `<div class="doubled-row">${p.doubled.map((c) => cardHTML(c, { cls: "mini doubled-mark", attrs: `title="${escapeHtml(t("table.doubledby", { name: p.name }))}"` })).join("")}</div>` : "";
-  const taken = p.taken && p.taken.length ? `<div class="taken">${p.taken.map((c) => cardHTML(c, { cls: "mini" })).join("")}</div>` : "";
+    ? `<div class="doubled-row" role="group" aria-label="${escapeHtml(t("a11y.doubled"))}">${p.doubled.map((c) => cardHTML(c, { cls: "mini doubled-mark", attrs: `title="${escapeHtml(t("table.doubledby", { name: p.name }))}"` })).join("")}</div>` : "";
+  const taken = p.taken && p.taken.length ? `<div class="taken" role="group" aria-label="${escapeHtml(t("a11y.taken"))}">${p.taken.map((c) => cardHTML(c, { cls: "mini" })).join("")}</div>` : "";
   if (pos === "bottom") {
     return `<div class="${cls} me"><div class="me-info">${badge}${status}${timer}${doubled}${taken}</div>${handHTML(scene, p)}<div class="prompt">${scene.prompt || ""}</div>${scene.extraBottom || ""}</div>`;
   }
@@ -48,14 +48,19 @@ function playerHTML(scene, seat) {
     const faces = sortHand(p.hand).map((c) => cardHTML(c, { cls: (p.played || []).includes(c) ? "played" : "" })).join("");
     cards = `<div class="${pos === "top" ? "top-hand" : "side-hand"}">${faces}</div>`;
   } else if (p.handCount) {
-    cards = `<div class="backs">${Array.from({ length: p.handCount }, () => backHTML()).join("")}</div>`;
+    cards = backsHTML(p.handCount);
   }
   return `<div class="${cls}">${badge}${status}${timer}${cards}${doubled}${taken}</div>`;
 }
 
+/** Another player's cards, face down: a screen reader hears how many. */
+function backsHTML(n) {
+  return `<div class="backs" role="img" aria-label="${escapeHtml(t("table.cardsleft", { n }))}">${Array.from({ length: n }, () => backHTML()).join("")}</div>`;
+}
+
 function handHTML(scene, p) {
   if (!p.hand) {
-    return p.handCount ? `<div class="backs">${Array.from({ length: p.handCount }, () => backHTML()).join("")}</div>` : "";
+    return p.handCount ? backsHTML(p.handCount) : "";
   }
   const cards = sortHand(p.hand);
   const legal = p.legal || null;
@@ -68,21 +73,25 @@ function handHTML(scene, p) {
     if ((p.played || []).includes(c)) cls.push("played");
     if (prev && prev[1] !== c[1]) { cls.push("suit-gap"); gaps += 1; }
     prev = c;
-    // A dimmed card answers a click with the rule that holds it back (``data-why``).
+    // A dimmed card answers a click with the rule that holds it back (``data-why``). Tab reaches the
+    // playable cards, which a screen reader calls buttons (the rest are pictures); the arrow keys walk
+    // the whole hand, dimmed cards too (table.js).
     let attrs = "";
-    if (myTurn) attrs = legal.has(c) ? `role="button" tabindex="0" data-play="${c}"` : `data-why="${c}" aria-disabled="true"`;
-    return cardHTML(c, { cls: cls.join(" "), attrs });
+    if (myTurn) attrs = legal.has(c) ? `tabindex="0" data-play="${c}"` : `tabindex="-1" data-why="${c}"`;
+    return cardHTML(c, { cls: cls.join(" "), attrs, role: myTurn && legal.has(c) ? "button" : "img" });
   }).join("");
-  return `<div class="hand ${myTurn ? "my-turn" : ""}" style="--n:${Math.max(cards.length, 2)};--g:${gaps}" data-testid="hand">${html}</div>`;
+  return `<div class="hand ${myTurn ? "my-turn" : ""}" style="--n:${Math.max(cards.length, 2)};--g:${gaps}" data-testid="hand"`
+    + ` role="group" aria-label="${escapeHtml(t("a11y.hand"))}" tabindex="-1">${html}</div>`;
 }
 
 function trickHTML(scene) {
   const slots = scene.trick.map(([seat, card]) => {
     const pos = positionOf(seat, scene.me);
     const cls = ["slot", pos, scene.freshCard === card ? "fresh" : "", scene.trickWinner === seat ? "winner" : ""].join(" ");
-    return `<div class="${cls}" data-trick-seat="${seat}">${cardHTML(card)}</div>`;
+    const who = scene.seats[seat] ? `${scene.seats[seat].name}: ` : "";
+    return `<div class="${cls}" data-trick-seat="${seat}">${cardHTML(card, { label: who + cardName(card) })}</div>`;
   }).join("");
-  return `<div class="trick" data-testid="trick">${slots}</div>`;
+  return `<div class="trick" data-testid="trick" role="group" aria-label="${escapeHtml(t("a11y.trick"))}">${slots}</div>`;
 }
 
 function layoutsHTML(scene) {
@@ -92,9 +101,13 @@ function layoutsHTML(scene) {
     const stack = run.length
       ? `<div class="stack">${run.map((c) => cardHTML(c, { cls: scene.freshCard === c ? "fresh" : "" })).join("")}</div>`
       : `<div class="empty ${red ? "red" : ""}">${SUIT_SYMBOLS[s]}</div>`;
-    return `<div class="layout" data-suit="${s}">${stack}</div>`;
+    // One picture per layout for a screen reader: "Hearts: 9 of hearts to Queen of hearts".
+    const label = run.length
+      ? t("a11y.layout", { suit: suitName(i), low: cardName(run[run.length - 1]), high: cardName(run[0]) })
+      : t("a11y.layout.empty", { suit: suitName(i) });
+    return `<div class="layout" data-suit="${s}" role="img" aria-label="${escapeHtml(label)}">${stack}</div>`;
   }).join("");
-  return `<div class="layouts" data-testid="layouts">${cols}</div>`;
+  return `<div class="layouts" data-testid="layouts" role="group" aria-label="${escapeHtml(t("a11y.layouts"))}">${cols}</div>`;
 }
 
 export function renderBoard(scene) {

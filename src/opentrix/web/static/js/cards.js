@@ -1,5 +1,7 @@
 // Cards as the server writes them ("QS", "TD") and how they look on the table.
 
+import { cardName, escapeHtml } from "./i18n.js";
+
 export const SUIT_LETTERS = "SHDC";
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = "23456789TJQKA";
@@ -15,7 +17,9 @@ export function sortHand(cards) {
   return [...cards].sort((a, b) => HAND_SUIT_ORDER[a[1]] - HAND_SUIT_ORDER[b[1]] || rankOf(b) - rankOf(a));
 }
 
-/** One card face; ``opts.cls`` adds classes, ``opts.attrs`` adds attributes. */
+/** One card face; ``opts.cls`` adds classes, ``opts.attrs`` adds attributes. To a screen reader it is
+ *  an image named after the card ("Queen of spades"), or ``opts.role`` (a playable card is a button),
+ *  and ``opts.label`` may say more ("Samir: Queen of spades"). */
 export function cardHTML(card, opts = {}) {
   const cls = ["card", isRed(card) ? "red" : "black", opts.cls || ""].join(" ").trim();
   const r = rankLabel(card);
@@ -23,7 +27,8 @@ export function cardHTML(card, opts = {}) {
   const middle = "JQK".includes(card[0])
     ? `<span class="face"><span>${r}</span><span class="s">${s}</span></span>`
     : `<span class="pip">${s}</span>`;
-  return `<div class="${cls}" data-card="${card}" aria-label="${cardLabel(card)}" ${opts.attrs || ""}>`
+  const label = escapeHtml(opts.label || cardName(card));
+  return `<div class="${cls}" data-card="${card}" role="${opts.role || "img"}" aria-label="${label}" ${opts.attrs || ""}>`
     + `<span class="corner tl"><span>${r}</span><span class="s">${s}</span></span>${middle}`
     + `<span class="corner br"><span>${r}</span><span class="s">${s}</span></span></div>`;
 }

@@ -2,13 +2,14 @@
 
 import { api, navigate, saveSeat, toast } from "./api.js";
 import { cardHTML } from "./cards.js";
-import { escapeHtml, t } from "./i18n.js";
+import { botName, escapeHtml, t } from "./i18n.js";
 
 const PRESETS = ["classic", "wikipedia", "denexa", "online", "complex"];
 const LEVELS = ["easy", "medium", "hard"];
 
-function select(id, options, value) {
-  return `<select id="${id}">${options.map(([v, label]) => `<option value="${v}" ${v === value ? "selected" : ""}>${escapeHtml(label)}</option>`).join("")}</select>`;
+function select(id, options, value, label = "") {
+  const aria = label ? ` aria-label="${escapeHtml(label)}"` : "";
+  return `<select id="${id}"${aria}>${options.map(([v, label]) => `<option value="${v}" ${v === value ? "selected" : ""}>${escapeHtml(label)}</option>`).join("")}</select>`;
 }
 
 export function mountHome(root) {
@@ -19,7 +20,7 @@ export function mountHome(root) {
     const levelOpts = LEVELS.map((l) => [l, t(`level.${l}`)]);
     root.innerHTML = `<div class="page">
       <section class="hero">
-        <div class="hero-cards">${["KH", "QS", "JD", "AC", "QH"].map((c, i) => cardHTML(c, { attrs: `style="--r:${(i - 2) * 7}deg"` })).join("")}</div>
+        <div class="hero-cards" aria-hidden="true">${["KH", "QS", "JD", "AC", "QH"].map((c, i) => cardHTML(c, { attrs: `style="--r:${(i - 2) * 7}deg"` })).join("")}</div>
         <h1>${t("home.title")}</h1><p>${t("home.tagline")}</p>
       </section>
       <div class="grid2">
@@ -32,7 +33,7 @@ export function mountHome(root) {
           <label class="check"><input type="checkbox" id="complex" ${saved.complex ? "checked" : ""}> ${t("home.complex")}</label>
           <label class="field">${t("home.kingdoms")}${select("kingdoms", [["4", t("home.kingdoms.4")], ["1", t("home.kingdoms.1")]], String(saved.kingdoms || 4))}</label>
           <label class="field">${t("home.timer")}${select("timer", [["0", t("home.timer.0")], ["20", t("home.seconds", { n: 20 })], ["45", t("home.seconds", { n: 45 })], ["90", t("home.seconds", { n: 90 })]], String(saved.timer || 0))}</label>
-          <label class="field">${t("home.bots")}<span style="display:flex;gap:6px">${[0, 1, 2].map((i) => select(`bot${i}`, levelOpts, bots[i])).join("")}</span></label>
+          <div class="field" role="group" aria-labelledby="bots-label"><span id="bots-label">${t("home.bots")}</span><span style="display:flex;gap:6px">${[0, 1, 2].map((i) => select(`bot${i}`, levelOpts, bots[i], t("a11y.botseat", { label: t("home.bots"), name: botName(i + 1) }))).join("")}</span></div>
           <div style="display:flex;gap:10px;flex-wrap:wrap;margin-top:12px">
             <button class="btn" type="submit" data-start="1" id="play-bots">${t("home.playbots")}</button>
             <button class="btn secondary" type="submit" data-start="0" id="create-invite">${t("home.invite")}</button>

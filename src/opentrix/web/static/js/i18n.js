@@ -55,6 +55,13 @@ const STRINGS = {
     "replay.nextdeal": "Next deal", "replay.prev": "Back one card", "replay.next": "Forward one card",
     "replay.start": "Start of deal", "replay.end": "End of deal", "replay.step": "Play {i} of {n}", "replay.of": "Deal {i} of {n}",
     "replay.notfound": "No finished match with that code.", "replay.pick": "Pick a finished match on the History page, or open a record file.",
+    "a11y.hand": "Your hand", "a11y.trick": "Cards on the table", "a11y.layouts": "Trix layouts",
+    "a11y.layout": "{suit}: {low} to {high}", "a11y.layout.empty": "{suit}: empty", "a11y.king": "king",
+    "a11y.taken": "Penalty cards taken", "a11y.doubled": "Doubled cards",
+    "a11y.botseat": "{label}: {name}",
+    "card.name": "{rank} of {suit}",
+    "rank.A": "Ace", "rank.K": "King", "rank.Q": "Queen", "rank.J": "Jack",
+    "suit.S": "spades", "suit.H": "hearts", "suit.D": "diamonds", "suit.C": "clubs",
     "you": "You",
     "error.generic": "Something went wrong: {msg}",
   },
@@ -111,6 +118,13 @@ const STRINGS = {
     "replay.nextdeal": "التوزيعة التالية", "replay.prev": "ورقة للخلف", "replay.next": "ورقة للأمام",
     "replay.start": "بداية التوزيعة", "replay.end": "نهاية التوزيعة", "replay.step": "الورقة {i} من {n}", "replay.of": "التوزيعة {i} من {n}",
     "replay.notfound": "لا توجد مباراة منتهية بهذا الرمز.", "replay.pick": "اختر مباراة منتهية من صفحة السجل، أو افتح ملف سجل.",
+    "a11y.hand": "أوراقك", "a11y.trick": "الأوراق على الطاولة", "a11y.layouts": "صفوف التركس",
+    "a11y.layout": "{suit}: من {low} إلى {high}", "a11y.layout.empty": "{suit}: فارغ", "a11y.king": "الملك",
+    "a11y.taken": "أوراق العقوبة المأخوذة", "a11y.doubled": "الأوراق المدبّلة",
+    "a11y.botseat": "{label}: {name}",
+    "card.name": "{rank} {suit}",
+    "rank.A": "آص", "rank.K": "شيخ", "rank.Q": "بنت", "rank.J": "شب",
+    "suit.S": "البستوني", "suit.H": "الكبة", "suit.D": "الديناري", "suit.C": "السباتي",
     "you": "أنت",
     "error.generic": "حدث خطأ: {msg}",
   },
@@ -175,12 +189,22 @@ export function suitName(i) {
   return SUITS[lang][i];
 }
 
+/** A card as a screen reader should say it: "Queen of spades", "بنت البستوني". */
+export function cardName(card) {
+  const r = card[0];
+  const rank = r === "T" ? "10" : "AKQJ".includes(r) ? t(`rank.${r}`) : r;
+  return t("card.name", { rank, suit: t(`suit.${card[1]}`) });
+}
+
 export function applyLang() {
   document.documentElement.lang = lang;
   document.documentElement.dir = lang === "ar" ? "rtl" : "ltr";
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   const toggle = document.getElementById("lang-toggle");
-  if (toggle) toggle.textContent = t("lang.other");
+  if (toggle) {
+    toggle.textContent = t("lang.other");
+    toggle.lang = lang === "ar" ? "en" : "ar"; // the button names the other language in that language
+  }
 }
 
 export function setLang(next) {

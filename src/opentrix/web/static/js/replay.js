@@ -1,9 +1,9 @@
 // Replay viewer: step through a stored match deal by deal and card by card, all four hands face up.
 
-import { api, toast } from "./api.js";
+import { announce, api, rerender, toast } from "./api.js";
 import { penaltyCards, renderBoard } from "./board.js";
 import { rankOf, SUIT_LETTERS } from "./cards.js";
-import { botName, contractName, escapeHtml, t } from "./i18n.js";
+import { botName, cardName, contractName, escapeHtml, t } from "./i18n.js";
 
 function playerText(name, s) {
   if (!name) return `#${s + 1}`;
@@ -51,13 +51,13 @@ export function mountReplay(root, code) {
 
   function render() {
     if (st.error) {
-      root.innerHTML = `<div class="page"><div class="panel"><p>${escapeHtml(st.error)}</p>${uploadHTML()}</div></div>`;
+      rerender(root, `<div class="page"><div class="panel"><p>${escapeHtml(st.error)}</p>${uploadHTML()}</div></div>`);
       return;
     }
     if (!st.data) {
-      root.innerHTML = code
+      rerender(root, code
         ? `<div class="page"><p>${t("table.waiting")}</p></div>`
-        : `<div class="page"><div class="panel"><h2>${t("replay.title")}</h2><p>${t("replay.pick")}</p>${uploadHTML()}</div></div>`;
+        : `<div class="page"><div class="panel"><h2>${t("replay.title")}</h2><p>${t("replay.pick")}</p>${uploadHTML()}</div></div>`);
       return;
     }
     const data = st.data;
@@ -84,16 +84,21 @@ export function mountReplay(root, code) {
     };
     const n = data.deals.length;
     const controls = `<div class="replay-controls" data-testid="replay-controls">
-      <button class="btn small ghost" data-cmd="prevdeal" title="${t("replay.prevdeal")}">«</button>
-      <button class="btn small ghost" data-cmd="start" title="${t("replay.start")}">↺</button>
-      <button class="btn small" data-cmd="prev" title="${t("replay.prev")}" id="replay-prev">◀</button>
-      <span class="chip" data-testid="replay-pos">${t("replay.of", { i: st.deal + 1, n })} · ${escapeHtml(contractName(deal.contract))} · ${t("replay.step", { i: st.step, n: deal.steps.length })}</span>
-      <button class="btn small" data-cmd="next" title="${t("replay.next")}" id="replay-next">▶</button>
-      <button class="btn small ghost" data-cmd="end" title="${t("replay.end")}">⇥</button>
-      <button class="btn small ghost" data-cmd="nextdeal" title="${t("replay.nextdeal")}" id="replay-nextdeal">»</button>
+      <button class="btn small ghost" data-cmd="prevdeal" title="${t("replay.prevdeal")}" aria-label="${t("replay.prevdeal")}">«</button>
+      <button class="btn small ghost" data-cmd="start" title="${t("replay.start")}" aria-label="${t("replay.start")}">↺</button>
+      <button class="btn small" data-cmd="prev" title="${t("replay.prev")}" aria-label="${t("replay.prev")}" id="replay-prev">◀</button>
+      <span class="chip" data-testid="replay-pos">${escapeHtml(positionText())}</span>
+      <button class="btn small" data-cmd="next" title="${t("replay.next")}" aria-label="${t("replay.next")}" id="replay-next">▶</button>
+      <button class="btn small ghost" data-cmd="end" title="${t("replay.end")}" aria-label="${t("replay.end")}">⇥</button>
+      <button class="btn small ghost" data-cmd="nextdeal" title="${t("replay.nextdeal")}" aria-label="${t("replay.nextdeal")}" id="replay-nextdeal">»</button>
       ${code ? `<a class="btn small secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>` : ""}
     </div>`;
-    root.innerHTML = `<div class="table-wrap">${controls}${renderBoard(scene)}</div>`;
+    rerender(root, `<div class="table-wrap">${controls}${renderBoard(scene)}</div>`);
+  }
+
+  function positionText() {
+    const deal = st.data.deals[st.deal];
+    return `${t("replay.of", { i: st.deal + 1, n: st.data.deals.length })} · ${contractName(deal.contract)} · ${t("replay.step", { i: st.step, n: deal.steps.length })}`;
   }
 
   function uploadHTML() {
@@ -115,6 +120,12 @@ export function mountReplay(root, code) {
     else if (cmd === "start") st.step = 0;
     else if (cmd === "end") st.step = steps;
     render();
+    // The position, and the play just made, for a screen reader (the board is redrawn silently).
+    const deal = deals[st.deal];
+    const last = st.step > 0 ? deal.steps[st.step - 1] : null;
+    const who = last ? playerText((st.data.players || [])[last.seat], last.seat) : "";
+    const play = last ? (last.play === "pass" ? t("table.pass") : cardName(last.play)) : "";
+    announce(last ? `${positionText()} — ${who}: ${play}` : positionText());
   }
 
   function onClick(e) {

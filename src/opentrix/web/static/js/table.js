@@ -1,9 +1,9 @@
 // The live table: lobby, play, dialogs and summaries, over one WebSocket that reconnects by itself.
 
-import { api, navigate, savedSeat, saveSeat, toast } from "./api.js";
+import { announce, api, focusable, focusInto, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
 import { penaltyCards, renderBoard } from "./board.js";
 import { cardHTML, cardLabel, SUIT_SYMBOLS } from "./cards.js";
-import { botName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
+import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
 
 const CARD_RE = /^[2-9TJQKA][SHDC]$/;
 const TRICK_LINGER_MS = 1100;
@@ -21,7 +21,7 @@ export function mountTable(root, code) {
     n: null, epoch: null, view: null, info: null, drawer: null,
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
-    finishedOnly: false,
+    finishedOnly: false, dialogShown: null, announcedTurn: null,
   };
   const tick = setInterval(() => updateTimer(root, st), 250);
 
@@ -66,6 +66,7 @@ export function mountTable(root, code) {
     if (msg.type === "error") { st.pending = false; toast(msg.message); render(); return; }
     if (msg.type === "catchup") return; // the update that follows carries the state
     if (msg.type !== "update") return;
+    const firstView = st.view === null;
     st.n = msg.n;
     st.view = msg.view;
     st.info = msg.table;
@@ -87,8 +88,43 @@ export function mountTable(root, code) {
     st.deadline = timer.remaining === null || timer.remaining === undefined ? null : Date.now() + timer.remaining * 1000;
     st.timerSeat = timer.seat;
     st.timerTotal = timer.total || 0;
+    if (!firstView) announceEvent(ev);
+    announceTurn();
     render();
     autoAnswer();
+  }
+
+  /** One short line for a screen reader per move of the game (the board itself is redrawn silently). */
+  function announceEvent(ev) {
+    const v = st.view;
+    if (!ev || !v) return;
+    if (ev.kind === "timeout") return; // the toast says it
+    if (ev.kind === "deal") { st.announcedTurn = null; return; }
+    if (ev.kind !== "action" || typeof ev.action !== "string") return;
+    const who = seatName(ev.seat);
+    const a = ev.action;
+    if (CARD_RE.test(a)) {
+      announce(`${who}: ${cardName(a)}`);
+      if (v.contract !== "trix" && v.trick.length === 0 && v.last_trick.length === 4 && v.last_trick_winner !== null) {
+        announce(winnerText(v.last_trick_winner));
+      }
+    } else if (a.startsWith("contract ")) {
+      announce(`${t("table.contract")}: ${contractName(a.slice(9))}`);
+    } else if (a.startsWith("double ")) {
+      announce(`${who}: ${t("dlg.double.card", { card: a.slice(7).split(" ").map(cardName).join(" + ") })}`);
+    } else if (a === "pass") {
+      announce(`${who}: ${t("table.pass")}`);
+    }
+    if (v.phase === "deal_over" && v.history.length) announce(t("dlg.dealover", { n: v.history.length }));
+    if (v.match_over) announce(t("dlg.matchover"));
+  }
+
+  function announceTurn() {
+    const v = st.view;
+    const mine = st.seat !== null && v.turn === st.seat && v.phase !== "claim";
+    const key = mine ? `${v.phase}:${v.hand.length}:${v.trick.length}` : null;
+    if (mine && key !== st.announcedTurn) announce(t("table.turn.you"));
+    st.announcedTurn = key;
   }
 
   function autoAnswer() {
@@ -124,15 +160,40 @@ export function mountTable(root, code) {
 
   function render() {
     if (st.closed) return;
-    if (st.finishedOnly) { root.innerHTML = finishedOnlyHTML(); return; }
+    if (st.finishedOnly) { rerender(root, finishedOnlyHTML()); return; }
     if (!st.info || !st.view) {
-      root.innerHTML = `<div class="page"><p>${t("table.waiting")}</p></div>`;
+      rerender(root, `<div class="page"><p>${t("table.waiting")}</p></div>`);
       return;
     }
-    if (st.info.status === "lobby") { root.innerHTML = lobbyHTML(); return; }
+    if (st.info.status === "lobby") { rerender(root, lobbyHTML()); return; }
     const drawer = st.drawer === "scores" ? scoresDrawer() : st.drawer === "last" ? lastTrickDrawer() : "";
-    root.innerHTML = `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`;
+    const was = rerender(root, `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`);
+    settleFocus(was);
     updateTimer(root, st);
+  }
+
+  /** The table is redrawn on every update. A keyboard (or screen reader) user keeps the focus where it
+   *  was; a dialog that opens takes it; when the focused control went away (the card just played, the
+   *  dialog just answered) it goes where play goes on: the playable cards, else the hand. */
+  function settleFocus(was) {
+    const dlg = root.querySelector("[role=dialog]");
+    const prev = st.dialogShown;
+    st.dialogShown = dlg ? dlg.id : null;
+    if (!was.had) return; // the focus is in the top bar: leave it there
+    if (dlg && dlg.id !== prev) { focusInto(dlg); return; }
+    if (was.restored) return;
+    const from = was.from;
+    if (dlg && from && from.closest("[role=dialog]")) { focusInto(dlg); return; }
+    const turn = root.querySelector("[data-testid=hand] [data-play], [data-testid=pass]");
+    const hand = root.querySelector("[data-testid=hand]");
+    if (turn && (!from || from.closest("[data-testid=hand], [role=dialog], [data-testid=pass]"))) {
+      turn.focus({ preventScroll: true });
+    } else if (from && from.closest("[data-testid=hand], [role=dialog], [data-testid=pass]") && hand) {
+      hand.focus({ preventScroll: true }); // my card is on its way: wait in the hand for the next turn
+    } else if (from && from.closest(".drawer")) {
+      const opener = root.querySelector(`[data-cmd="${from.closest(".drawer").dataset.drawer}"]`);
+      if (opener) opener.focus({ preventScroll: true });
+    }
   }
 
   function bannersHTML() {
@@ -225,7 +286,7 @@ export function mountTable(root, code) {
         const id = a.replace(/^contract /, "");
         return `<button class="choice" data-action="${a}"><b>${escapeHtml(contractName(id))}</b><small>${escapeHtml(contractHint(id))}</small></button>`;
       }).join("");
-      return `<div class="dialog floating-dialog" id="contract-dialog" role="dialog"><h2>${t("dlg.contract")}</h2><p>${t("dlg.contract.sub")}</p><div class="choices">${buttons}</div></div>`;
+      return `<div class="dialog floating-dialog" id="contract-dialog" ${dialogAttrs("contract-dialog")}><h2 id="contract-dialog-title">${t("dlg.contract")}</h2><p id="contract-dialog-sub">${t("dlg.contract.sub")}</p><div class="choices">${buttons}</div></div>`;
     }
     if (v.phase === "double") {
       // the doubles first (one card, then several), "no double" last
@@ -235,13 +296,19 @@ export function mountTable(root, code) {
         const cards = a.replace(/^double /, "").split(" ").map(cardLabel).join(" + ");
         return `<button class="btn" data-action="${a}">${t("dlg.double.card", { card: cards })}</button>`;
       }).join("");
-      return `<div class="dialog floating-dialog" id="double-dialog" role="dialog"><h2>${t("dlg.double")}</h2><p>${t("dlg.double.sub")}</p><div class="row">${buttons}</div></div>`;
+      return `<div class="dialog floating-dialog" id="double-dialog" ${dialogAttrs("double-dialog")}><h2 id="double-dialog-title">${t("dlg.double")}</h2><p id="double-dialog-sub">${t("dlg.double.sub")}</p><div class="row">${buttons}</div></div>`;
     }
     if (v.phase === "claim" && v.legal_actions.includes("claim")) {
-      return `<div class="dialog floating-dialog" id="claim-dialog" role="dialog"><h2>${t("dlg.claim")}</h2><p>${t("dlg.claim.sub")}</p>`
+      return `<div class="dialog floating-dialog" id="claim-dialog" ${dialogAttrs("claim-dialog")}><h2 id="claim-dialog-title">${t("dlg.claim")}</h2><p id="claim-dialog-sub">${t("dlg.claim.sub")}</p>`
         + `<div class="row"><button class="btn secondary" data-action="no claim">${t("dlg.claim.no")}</button><button class="btn" data-action="claim">${t("dlg.claim.yes")}</button></div></div>`;
     }
     return "";
+  }
+
+  /** A dialog named by its heading and described by its first paragraph. The floating ones leave the
+   *  table readable behind them (the king looks at his hand before choosing); the overlays are modal. */
+  function dialogAttrs(id, modal = false) {
+    return `role="dialog" aria-labelledby="${id}-title" aria-describedby="${id}-sub" tabindex="-1"${modal ? ` aria-modal="true"` : ""}`;
   }
 
   function scoreClass(x) { return x < 0 ? "neg" : x > 0 ? "pos" : ""; }
@@ -261,8 +328,13 @@ export function mountTable(root, code) {
     return `<table class="scores" data-testid="scores"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`;
   }
 
+  function drawerHTML(id, cmd, title, body) {
+    return `<div class="drawer" id="${id}" data-drawer="${cmd}" role="region" aria-labelledby="${id}-title"><div class="drawer-head"><h3 id="${id}-title">${title}</h3>`
+      + `<button class="btn small ghost" data-cmd="close" aria-keyshortcuts="Escape">${t("table.close")}</button></div>${body}</div>`;
+  }
+
   function scoresDrawer() {
-    return `<div class="drawer" id="scores-drawer"><h3>${t("table.scores")} <button class="btn small ghost" data-cmd="close">${t("table.close")}</button></h3>${scoresTable(false)}</div>`;
+    return drawerHTML("scores-drawer", "scores", t("table.scores"), scoresTable(false));
   }
 
   function lastTrickDrawer() {
@@ -271,7 +343,7 @@ export function mountTable(root, code) {
       ? `<div class="last-trick">${v.last_trick.map(([s, c]) => `<div class="${s === v.last_trick_winner ? "won" : ""}">${cardHTML(c)}<small dir="auto">${escapeHtml(seatName(s))}</small></div>`).join("")}</div>`
         + `<p>${escapeHtml(winnerText(v.last_trick_winner))}</p>`
       : `<p>${t("table.nolast")}</p>`;
-    return `<div class="drawer" id="last-trick"><h3>${t("table.lasttrick")} <button class="btn small ghost" data-cmd="close">${t("table.close")}</button></h3>${body}</div>`;
+    return drawerHTML("last-trick", "last", t("table.lasttrick"), body);
   }
 
   function tookText(s) {
@@ -293,7 +365,7 @@ export function mountTable(root, code) {
       const names = v.winners.map((s) => seatName(s)).join(" & ");
       const headline = v.winners.length > (v.team_totals ? 2 : 1) ? t("dlg.shared", { names }) : t("dlg.won", { names });
       const rows = order.map((s) => `<tr class="${v.winners.includes(s) ? "winner-row" : ""}"><td dir="auto">${escapeHtml(seatName(s))}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
-      return `<div class="overlay"><div class="dialog" id="match-over" role="dialog"><h2>${t("dlg.matchover")}</h2><p><b>${escapeHtml(headline)}</b></p>`
+      return `<div class="overlay"><div class="dialog" id="match-over" ${dialogAttrs("match-over", true)} data-autofocus><h2 id="match-over-title">${t("dlg.matchover")}</h2><p id="match-over-sub"><b>${escapeHtml(headline)}</b></p>`
         + `<table class="scores" id="standings"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`
         + `<details><summary>${t("table.scores")}</summary>${scoresTable(false)}</details>`
         + `<div class="row"><a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>`
@@ -303,10 +375,10 @@ export function mountTable(root, code) {
     const last = v.history[v.history.length - 1];
     let body;
     if (last.thrown_in !== null) {
-      body = `<p>${escapeHtml(t("dlg.thrownin", { name: seatName(last.thrown_in) }))}</p>`;
+      body = `<p id="deal-summary-sub">${escapeHtml(t("dlg.thrownin", { name: seatName(last.thrown_in) }))}</p>`;
     } else {
       const rows = [0, 1, 2, 3].map((s) => `<tr><td dir="auto">${escapeHtml(seatName(s))}</td><td>${tookText(s)}</td><td class="${scoreClass(last.scores[s])}">${last.scores[s]}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
-      body = `<p><b>${escapeHtml(contractName(last.contract))}</b> · ♛ ${escapeHtml(seatName(last.king))}</p>`
+      body = `<p id="deal-summary-sub"><b>${escapeHtml(contractName(last.contract))}</b> · ♛ ${escapeHtml(seatName(last.king))}</p>`
         + `<table class="scores"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.took")}</th><th>${t("dlg.deal")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
     }
     const ready = st.info.ready || [];
@@ -314,9 +386,9 @@ export function mountTable(root, code) {
     if (st.seat !== null) {
       action = ready.includes(st.seat)
         ? `<span>${t("dlg.readywait", { n: ready.length })}</span>`
-        : `<button class="btn" id="next-deal" data-cmd="next">${t("dlg.next")}</button>`;
+        : `<button class="btn" id="next-deal" data-cmd="next" data-autofocus>${t("dlg.next")}</button>`;
     }
-    return `<div class="overlay"><div class="dialog" id="deal-summary" role="dialog"><h2>${t("dlg.dealover", { n: v.history.length })}</h2>${body}<div class="row">${action}</div></div></div>`;
+    return `<div class="overlay"><div class="dialog" id="deal-summary" ${dialogAttrs("deal-summary", true)}><h2 id="deal-summary-title">${t("dlg.dealover", { n: v.history.length })}</h2>${body}<div class="row">${action}</div></div></div>`;
   }
 
   function lobbyHTML() {
@@ -362,8 +434,12 @@ export function mountTable(root, code) {
     const cmd = el.dataset.cmd;
     if (cmd === "next") { send({ type: "next" }); st.info.ready = [...(st.info.ready || []), st.seat]; render(); }
     else if (cmd === "back") send({ type: "back" });
-    else if (cmd === "scores" || cmd === "last") { st.drawer = st.drawer === cmd ? null : cmd; render(); }
-    else if (cmd === "close") { st.drawer = null; render(); }
+    else if (cmd === "scores" || cmd === "last") {
+      st.drawer = st.drawer === cmd ? null : cmd;
+      render();
+      const drawer = st.drawer && root.querySelector(".drawer");
+      if (drawer) focusInto(drawer); // on its Close button
+    } else if (cmd === "close") closeDrawer();
     else if (cmd === "invite" || cmd === "copy") {
       const link = `${location.origin}/t/${code}`;
       try { await navigator.clipboard.writeText(link); toast(t("lobby.copied")); } catch { toast(link, 6000); }
@@ -399,11 +475,48 @@ export function mountTable(root, code) {
     return t("why.hearts");
   }
 
+  function closeDrawer() {
+    const was = st.drawer;
+    st.drawer = null;
+    render();
+    const opener = was && root.querySelector(`[data-cmd="${was}"]`);
+    if (opener) opener.focus(); // back where the drawer was opened from
+  }
+
   function onKey(e) {
-    if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.play) {
+    const el = e.target;
+    const card = el && el.closest && root.contains(el) ? el.closest("[data-play],[data-why]") : null;
+    if (card && (e.key === "Enter" || e.key === " ")) {
       e.preventDefault();
-      act(e.target.dataset.play);
+      if (card.dataset.play) { act(card.dataset.play); render(); } else toast(whyNot(card.dataset.why));
+      return;
     }
+    if (card && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(e.key)) {
+      // The arrow keys walk the hand (left to right on the felt in both languages), dimmed cards too.
+      const cards = [...root.querySelectorAll("[data-testid=hand] [data-play], [data-testid=hand] [data-why]")];
+      const i = cards.indexOf(card);
+      const j = e.key === "Home" ? 0 : e.key === "End" ? cards.length - 1
+        : e.key === "ArrowLeft" || e.key === "ArrowUp" ? Math.max(0, i - 1) : Math.min(cards.length - 1, i + 1);
+      e.preventDefault();
+      cards[j].focus();
+      return;
+    }
+    if (e.key === "Escape" && st.drawer) { e.preventDefault(); closeDrawer(); return; }
+    if (e.key === "Tab") trapFocus(e);
+  }
+
+  /** Keep Tab inside an end-of-deal or end-of-match dialog: the table behind it is covered. */
+  function trapFocus(e) {
+    const dlg = root.querySelector(".overlay [role=dialog]");
+    if (!dlg) return;
+    const items = [...dlg.querySelectorAll("button, a[href], summary")].filter((x) => focusable(x) && x.getClientRects().length);
+    if (!items.length) { e.preventDefault(); dlg.focus(); return; }
+    const first = items[0];
+    const last = items[items.length - 1];
+    const active = document.activeElement;
+    if (!dlg.contains(active)) { e.preventDefault(); (e.shiftKey ? last : first).focus(); }
+    else if (e.shiftKey && (active === first || active === dlg)) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && active === last) { e.preventDefault(); first.focus(); }
   }
 
   function onInput(e) {
@@ -411,7 +524,7 @@ export function mountTable(root, code) {
   }
 
   root.addEventListener("click", onClick);
-  root.addEventListener("keydown", onKey);
+  document.addEventListener("keydown", onKey);
   root.addEventListener("input", onInput);
   const onLang = () => render();
   window.addEventListener("langchange", onLang);
@@ -434,7 +547,7 @@ export function mountTable(root, code) {
     clearTimeout(st.lingerTimer);
     window.removeEventListener("langchange", onLang);
     root.removeEventListener("click", onClick);
-    root.removeEventListener("keydown", onKey);
+    document.removeEventListener("keydown", onKey);
     root.removeEventListener("input", onInput);
     if (st.ws) st.ws.close();
   };
