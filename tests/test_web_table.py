@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from opentrix.cards import Card
 from opentrix.contracts import Contract
-from opentrix.deal import can_claim_redeal
+from opentrix.deal import can_claim_redeal, redeal_grounds
 from opentrix.match import Match
 from opentrix.record import Record
 from opentrix.rules import Rules
@@ -325,14 +325,17 @@ def test_the_doubling_and_redeal_dialogs(browser: Browser, server: LiveServer) -
     shot(page, "dialogs-02-doubled-queen-shown")
     page.context.close()
 
-    t = server.create(
-        name="Lina", rules="wikipedia", bots="random", start=True,
-        seed=wikipedia_seed(lambda h: can_claim_redeal(h, Contract.TRIX)),
-    )  # fmt: skip
+    seed = wikipedia_seed(lambda h: can_claim_redeal(h, Contract.TRIX))
+    t = server.create(name="Lina", rules="wikipedia", bots="random", start=True, seed=seed)
     page = new_page(browser, DESKTOP, errors)
     page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
     page.click("#contract-dialog [data-action='contract trix']")
     page.wait_for_selector("#claim-dialog")
+    hands = Match(Rules.preset("wikipedia"), seed=seed).pending_hands
+    assert hands is not None
+    grounds = redeal_grounds(hands[0], Contract.TRIX)
+    text = page.locator("#claim-dialog-sub").inner_text()
+    assert text.startswith(grounds[0].upper() + grounds[1:] + "."), text  # what in the hand allows it
     shot(page, "dialogs-03-redeal-claim")
     page.click("#claim-dialog [data-action='claim']")
     page.wait_for_selector("#deal-summary")  # a thrown-in deal ends at once

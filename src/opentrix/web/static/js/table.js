@@ -2,7 +2,7 @@
 
 import { announce, api, focusable, focusInto, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
 import { penaltyCards, renderBoard } from "./board.js";
-import { cardHTML, cardLabel, SUIT_SYMBOLS } from "./cards.js";
+import { cardHTML, cardLabel, rankOf, SUIT_SYMBOLS } from "./cards.js";
 import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
 
 const CARD_RE = /^[2-9TJQKA][SHDC]$/;
@@ -299,7 +299,7 @@ export function mountTable(root, code) {
       return `<div class="dialog floating-dialog" id="double-dialog" ${dialogAttrs("double-dialog")}><h2 id="double-dialog-title">${t("dlg.double")}</h2><p id="double-dialog-sub">${t("dlg.double.sub")}</p><div class="row">${buttons}</div></div>`;
     }
     if (v.phase === "claim" && v.legal_actions.includes("claim")) {
-      return `<div class="dialog floating-dialog" id="claim-dialog" ${dialogAttrs("claim-dialog")}><h2 id="claim-dialog-title">${t("dlg.claim")}</h2><p id="claim-dialog-sub">${t("dlg.claim.sub")}</p>`
+      return `<div class="dialog floating-dialog" id="claim-dialog" ${dialogAttrs("claim-dialog")}><h2 id="claim-dialog-title">${t("dlg.claim")}</h2><p id="claim-dialog-sub">${escapeHtml(redealGrounds(v))} ${t("dlg.claim.sub")}</p>`
         + `<div class="row"><button class="btn secondary" data-action="no claim">${t("dlg.claim.no")}</button><button class="btn" data-action="claim">${t("dlg.claim.yes")}</button></div></div>`;
     }
     return "";
@@ -481,6 +481,17 @@ export function mountTable(root, code) {
     render();
     const opener = was && root.querySelector(`[data-cmd="${was}"]`);
     if (opener) opener.focus(); // back where the drawer was opened from
+  }
+
+  /** What in the hand allows the redeal (deal.redeal_grounds in the engine), so the offer is not a riddle. */
+  function redealGrounds(v) {
+    const hand = v.hand || [];
+    if (v.contract === "king_of_hearts") {
+      const hearts = hand.filter((c) => c[1] === "H").sort((a, b) => rankOf(b) - rankOf(a)).map(cardLabel);
+      return hearts.length === 1 ? t("claim.kh.one", { card: hearts[0] }) : t("claim.kh.two", { a: hearts[0], b: hearts[1] });
+    }
+    const missing = "SHDC".split("").find((s) => !hand.includes(`2${s}`));
+    return missing ? t("claim.twos.three", { card: cardLabel(`3${missing}`) }) : t("claim.twos.four");
   }
 
   function onKey(e) {
