@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import random
@@ -12,13 +14,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
+import websockets
 
 from opentrix import actions as A
 from opentrix.match import MAX_SEED, Match
 from opentrix.rules import Rules
 from opentrix.server.protocol import BadMessage, parse_action, parse_message
-from test_server_kit import LiveServer, Player, live_server
+from test_server_kit import PG_URL, LiveServer, Player, live_server, unique_schema
 
 
 @pytest.fixture(scope="module")
@@ -183,6 +187,76 @@ async def test_acting_out_of_turn_is_refused(server: LiveServer) -> None:
     assert f"it is seat {acting}'s turn" in msg, msg
     await lina.close()
     await omar.close()
+
+
+async def test_binary_deep_and_unencodable_input_gets_an_error(server: LiveServer) -> None:
+    """Input that used to end the connection (a binary frame: KeyError; "[[[[…": RecursionError) or make
+    a 500 (a lone surrogate in a token or a name cannot be hashed or stored) is answered like other bad input."""
+    t = server.create(name="Lina", bots="random")
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    await me.ws.send(b'{"type": "ping"}')
+    assert "not binary" in await me.error()
+    await me.send_raw('{"type": "ping", "x": ' + "[" * 1500 + "]" * 1500 + "}")
+    assert "nested too deeply" in await me.error()
+    await me.send({"type": "ping"})
+    await me.until(lambda m: m["type"] == "pong")  # still connected, still seat 0
+    assert me.seat == 0
+    odd = await Player.join(server.ws_base, t["id"], "\ud800")
+    assert odd.seat is None and any("not valid" in e for e in odd.errors)
+    await odd.send({"type": "ping"})
+    await odd.until(lambda m: m["type"] == "pong")
+    await odd.close()
+    await me.close()
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/start", content='{"token": "\\udc00"}', timeout=10)
+    assert r.status_code == 400 and "only the host" in r.json()["error"]
+    for name in ("a\\ud800b", "Omar\\u0000", "x\\u0007"):
+        body = '{"name": "' + name + '"}'
+        r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", content=body, timeout=10)
+        assert r.status_code == 400 and "control characters" in r.json()["error"], (name, r.text)
+        r = httpx.post(f"{server.base}/api/tables", content=body, timeout=10)
+        assert r.status_code == 400 and "control characters" in r.json()["error"], (name, r.text)
+    r = httpx.post(f"{server.base}/api/tables", content="[" * 3000 + "]" * 3000, timeout=10)
+    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    # Names people write are kept: Arabic, an emoji family (joined by zero-width joiners).
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "ريم 👨\u200d👩\u200d👧"}, timeout=10)
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.postgres
+def test_a_nul_in_a_name_or_a_code_is_refused_by_a_postgresql_server(tmp_path: Path) -> None:
+    """PostgreSQL refuses a NUL in text: a name or a table code holding one made a 500."""
+    schema = unique_schema()
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        with live_server(tmp_path, database=PG_URL, schema=schema) as server:
+            r = httpx.post(f"{server.base}/api/tables", content='{"name": "Lina\\u0000"}', timeout=10)
+            assert r.status_code == 400 and "control characters" in r.json()["error"], r.text
+            t = server.create(name="Lina")
+            r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", content='{"name": "\\u0000"}', timeout=10)
+            assert r.status_code == 400 and "control characters" in r.json()["error"], r.text
+            for method, path in [
+                ("GET", "/api/tables/A%00"),
+                ("GET", "/api/tables/A%00/record"),
+                ("GET", "/api/tables/A%00/replay"),
+                ("POST", "/api/tables/A%00/join"),
+                ("POST", "/api/tables/A%00/start"),
+            ]:
+                r = httpx.request(method, server.base + path, json={"name": "Omar"}, timeout=10)
+                assert r.status_code == 404 and "A\\x00" in r.json()["error"], (path, r.text)
+
+            async def ws_to_no_table() -> tuple[str, int | None]:
+                async with websockets.connect(f"{server.ws_base}/ws/A%00") as ws:
+                    text = str(await ws.recv())
+                    with contextlib.suppress(websockets.ConnectionClosed):
+                        await ws.recv()
+                    return text, ws.close_code
+
+            text, code = asyncio.run(ws_to_no_table())
+            assert "no table" in text and code == 4404
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def _opentrix(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

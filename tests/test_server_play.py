@@ -169,6 +169,62 @@ async def test_a_player_who_leaves_is_replaced_and_can_reclaim_the_seat(server: 
     await watcher.close()
 
 
+async def test_a_player_back_after_the_grace_period_gets_each_missed_event_once(server: LiveServer) -> None:
+    """Back after a bot took his seat: the welcome comes first and every event he missed comes once. (The
+    "back" his return causes reached him before the welcome, then again in the catchup.)"""
+    t = server.create(name="Lina", bots="random", seed=31, kingdoms=1)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    omar_token = r.json()["token"]
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    omar = await Player.join(server.ws_base, t["id"], omar_token)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    assert r.status_code == 200, r.text
+    await omar.until(lambda m: m["type"] == "update" and m["table"]["status"] == "playing")
+    last, epoch = omar.n, omar.epoch
+    assert last is not None
+    await omar.close()
+    await lina.until(lambda m: m["type"] == "update" and m["table"]["seats"][1]["away"], timeout=5)
+    back = await Player.join(server.ws_base, t["id"], omar_token, last=last, epoch=epoch)
+    welcome = back.messages[0]
+    assert welcome["type"] == "welcome", [m["type"] for m in back.messages]
+    catchup = await back.until(lambda m: m["type"] == "catchup")
+    assert [e["n"] for e in catchup["events"]] == list(range(last + 1, welcome["n"] + 1))
+    update = await back.until(lambda m: m["type"] == "update")
+    assert update["n"] == welcome["n"] and update["event"] is None
+    msg = await back.until(lambda m: m["type"] == "update" and m["event"]["kind"] == "back")
+    assert msg["n"] == welcome["n"] + 1 and not msg["table"]["seats"][1]["away"]
+    await lina.close()
+    await back.close()
+
+
+async def test_a_table_everybody_left_waits_for_its_players(server: LiveServer) -> None:
+    """Friends who all leave mid-match find it where they left it, as after a restart: bots played it out
+    (with the friends' names in the history) once the grace period was over. The first one back starts
+    the grace period of the others again."""
+    t = server.create(name="Lina", bots="random", seed=31, kingdoms=1)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    omar_token = r.json()["token"]
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    omar = await Player.join(server.ws_base, t["id"], omar_token)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    assert r.status_code == 200, r.text
+    await lina.until(lambda m: m["type"] == "update" and m["table"]["status"] == "playing")
+    while lina.view is None or lina.view["turn"] not in (0, 1):  # the bots wait for us
+        await lina.recv()
+    await omar.close()
+    last, epoch = lina.n, lina.epoch
+    await lina.close()
+    await asyncio.sleep(1.5)  # many grace periods (0.4 s here)
+    info = httpx.get(f"{server.base}/api/tables/{t['id']}", timeout=10).json()
+    assert info["status"] == "playing" and not any(s["away"] for s in info["seats"]), info["seats"]
+    lina = await Player.join(server.ws_base, t["id"], t["token"], last=last, epoch=epoch)
+    catchup = await lina.until(lambda m: m["type"] == "catchup")
+    assert not [e for e in catchup["events"] if e.get("seat") in (0, 1) and e["kind"] != "seats"], catchup
+    # Lina is back: Omar's grace period starts now, then a bot plays for him.
+    await lina.until(lambda m: m["type"] == "update" and m["table"]["seats"][1]["away"], timeout=5)
+    await lina.close()
+
+
 async def test_running_out_of_time_hands_the_seat_to_a_bot(tmp_path: Path) -> None:
     with live_server(tmp_path) as server:
         t = server.create(name="Lina", bots="random", start=True, seed=3, kingdoms=1, timer=1)

@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..match import MAX_SEED
 from ..record import Record, RecordError
 from ..rules import PRESETS
-from .hub import Hub, NewTable, clean_name, table_levels
+from .hub import Hub, NewTable, clean_name, storable_code, table_levels
 from .protocol import BadMessage, parse_action, parse_message, parse_seat
 from .protocol import error as error_message
 from .replay import replay_frames
@@ -40,7 +40,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise TableError("request too large")
     try:
         data = json.loads(body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         raise TableError("the request body is not JSON") from None
     if not isinstance(data, dict):
         raise TableError("the request body must be a JSON object")
@@ -171,7 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = hub.get(code)
         if table is not None:
             return JSONResponse(await table.call(_async(table.summary)))
-        row = await hub.store.run(hub.storage.load_table, code.upper())
+        row = await hub.store.run(hub.storage.load_table, code.upper()) if storable_code(code) else None
         if row is None:
             return _bad(f"no table {code!r}", 404)
         return JSONResponse({"id": row.id, "status": row.status})
@@ -221,7 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str) -> Response:
-        text = await hub.store.run(hub.storage.get_record, code.upper())
+        text = await hub.store.run(hub.storage.get_record, code.upper()) if storable_code(code) else None
         if text is None:
             return _bad(f"no finished match at table {code!r}", 404)
         return Response(
@@ -232,7 +232,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}/replay")
     async def replay(code: str) -> Response:
-        text = await hub.store.run(hub.storage.get_record, code.upper())
+        text = await hub.store.run(hub.storage.get_record, code.upper()) if storable_code(code) else None
         if text is None:
             return _bad(f"no finished match at table {code!r}", 404)
         return JSONResponse(replay_frames(Record.loads(text)))
@@ -263,8 +263,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         attached = False
         try:
             while True:
-                text = await ws.receive_text()
+                received = await ws.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
                 try:
+                    text = received.get("text")
+                    if not isinstance(text, str):  # a binary frame (receive_text() raised KeyError on one)
+                        raise BadMessage("malformed message: send JSON as a text message, not binary")
                     msg = parse_message(text, settings.max_message)
                     if msg.type == "ping":
                         conn.send('{"type":"pong"}')

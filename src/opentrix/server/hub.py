@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,10 +80,20 @@ class NewTable:
             raise TableError(str(e)) from None
 
 
+def storable_code(code: str) -> bool:
+    """Whether a code from an address could name a stored table: letters and digits. Anything else is no
+    table and is not looked up (PostgreSQL refuses a NUL in a query, and that made a 500)."""
+    return 0 < len(code) <= 32 and code.isascii() and code.isalnum()
+
+
 def clean_name(name: str) -> str:
     name = " ".join(name.split())
     if not name or len(name) > 40:
         raise TableError("a name has 1 to 40 characters")
+    # Control characters and lone surrogates (JSON's "\u0000", "\ud800") cannot be stored: PostgreSQL
+    # refuses NUL and no database encodes a surrogate, so they made a 500 instead of a message.
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise TableError("a name cannot contain control characters")
     return name
 
 
@@ -181,6 +192,8 @@ class Hub:
 
     async def missing(self, table_id: str) -> str:
         """Why a table is not here: there is none, or another server on the same store plays it."""
+        if not storable_code(table_id):
+            return f"no table {table_id!r}"
         status = await self.store.run(self.storage.status, table_id.upper())
         if status in ("lobby", "playing"):
             return f"table {table_id!r} is played by another opentrix server using this database"

@@ -42,6 +42,8 @@ def parse_message(text: str | bytes, max_bytes: int) -> ClientMessage:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         raise BadMessage("malformed message: not JSON") from None
+    except RecursionError:  # "[[[[…": a RuntimeError, which would end the connection instead
+        raise BadMessage("malformed message: nested too deeply") from None
     if not isinstance(data, dict):
         raise BadMessage("malformed message: expected a JSON object")
     kind = data.get("type")

@@ -154,10 +154,10 @@ class Table:
         self.settings = settings
         self.epoch = epoch
         self.match = replay_actions(self.rules, self.seed, row.actions)
-        # Until one of its players comes (back), a new or taken-up table waits for them: bots play their
-        # own seats but nobody else's, and no grace period or move timer runs (a server that takes up an
-        # old match must not have bots play it out in an empty room). The first player to arrive starts
-        # the grace period of those still missing.
+        # Until one of its players comes (back), a new or taken-up table, or one that everybody left
+        # (``_wait_if_empty``), waits for them: bots play their own seats but nobody else's, and no grace
+        # period or move timer runs (no match is played out by bots in an empty room). The first player
+        # to arrive starts the grace period of those still missing.
         self.nobody_back = any(s.kind == "human" for s in self.seats)
         self.lost = False  # another server took the table over: this one stops playing it
         self.spectators: set[Connection] = set()
@@ -388,7 +388,7 @@ class Table:
 
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat whose secret this is, or None. Compared in constant time."""
-        if not token:
+        if not token or not token.isascii():  # ours are ASCII; others (a lone surrogate) cannot even be hashed
             return None
         h = token_hash(token)
         for s in self.seats:
@@ -465,14 +465,13 @@ class Table:
     async def attach(self, conn: Connection, seat: int | None, last: int | None, epoch: str | None) -> None:
         """A connection says hello: bind it to its seat, then catch it up or resync it."""
         conn.seat = seat
+        state: SeatState | None = None
         if seat is None:
             self.spectators.add(conn)
         else:
             state = self.seats[seat]
             state.conns.add(conn)
             state.gone_since = None
-            if state.away:
-                self._reclaim(state)
             if self.nobody_back:
                 self.nobody_back = False
                 now = time.monotonic()
@@ -488,19 +487,37 @@ class Table:
             conn.send(self._update(None, seat, dumps(self._info()), view_json, resync=False))
         else:
             conn.send(self._update(None, seat, dumps(self._info()), view_json, resync=True))
-        if seat is not None:
+        # Only now the events this connection causes: broadcast before the welcome, a "back" reached it
+        # ahead of the welcome and then again in the catchup.
+        if state is not None:
+            if state.away:
+                self._reclaim(state)
             self._broadcast({"kind": "seats"})
 
     async def detach(self, conn: Connection) -> None:
         conn.closed = True
         if conn.seat is None:
             self.spectators.discard(conn)
+            self._wait_if_empty()
             return
         state = self.seats[conn.seat]
         state.conns.discard(conn)
         if not state.conns and state.kind == "human":
             state.gone_since = time.monotonic()
+            self._wait_if_empty()
             self._broadcast({"kind": "seats"})
+
+    def _wait_if_empty(self) -> None:
+        """The last one has left: wait for the players as after a restart (bots play their own seats
+        only; no grace period or move timer runs) instead of letting bots play the match out in an
+        empty room, with the players' names in the history, while they are away for the night."""
+        if self.finished or self.all_connections() or not any(s.kind == "human" for s in self.seats):
+            return
+        self.nobody_back = True
+        for s in self.seats:
+            s.away = False
+            s.gone_since = None
+        self._bot_due = None
 
     # -- messages -----------------------------------------------------------------------------------
 
