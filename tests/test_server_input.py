@@ -77,7 +77,13 @@ def test_creating_a_table_with_bad_options_says_what_is_wrong(server: LiveServer
     r = httpx.get(f"{server.base}/nonexistent", timeout=10)
     assert r.status_code == 404 and "text/html" in r.headers["content-type"] and 'href="/"' in r.text
     r = httpx.get(f"{server.base}/api/nonexistent", timeout=10)
-    assert r.status_code == 404 and r.json() == {"detail": "Not Found"}
+    assert r.status_code == 404 and r.json() == {"error": "no such API address: GET /api/nonexistent"}
+    r = httpx.delete(f"{server.base}/api/history", timeout=10)
+    assert r.status_code == 405 and r.json() == {"error": "method not allowed: DELETE /api/history"}
+    # a bad query parameter gets the same shape, naming the parameter
+    for query, name in (("limit=abc", "'limit'"), ("limit=5&offset=x", "'offset'")):
+        r = httpx.get(f"{server.base}/api/history?{query}", timeout=10)
+        assert r.status_code == 400 and r.json()["error"].startswith(f"{name} input should be a valid integer")
 
 
 async def test_bad_messages_change_nothing(server: LiveServer) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -129,11 +130,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return _bad(str(exc))
 
+    @app.exception_handler(RequestValidationError)
+    async def bad_query(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A bad query parameter (``?limit=abc``) gets the API's own error shape, not FastAPI's."""
+        problems = [f"{e['loc'][-1]!r} {e['msg'].lower()}" for e in exc.errors() if e.get("loc")]
+        return _bad("; ".join(problems) or "bad request", 400)
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         """A person who mistypes an address gets a page that leads back, not a line of JSON."""
         if exc.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
             return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
+        if request.url.path.startswith("/api/"):  # the API answers in its own error shape
+            text = "no such API address" if exc.status_code == 404 else str(exc.detail).lower()
+            return _bad(f"{text}: {request.method} {request.url.path}", exc.status_code)
         return await http_exception_handler(request, exc)
 
     # -- pages (the web client is one page; it reads the path) ------------------------------------
