@@ -209,3 +209,84 @@ def test_cli_json_to_stdout_is_clean() -> None:
     start = out.index("{")
     doc = json.loads(out[start:])
     assert doc["contracts"].keys() == {"ltoosh"}
+
+
+# -- statistics and outputs a researcher checks ------------------------------------------------------
+
+T95 = {1: 12.7062047, 2: 4.3026527, 3: 3.1824463, 19: 2.0930241, 199: 1.9719565, 999: 1.9623415}
+
+
+def test_interval_uses_students_t() -> None:
+    """A 95% interval over n paired differences takes t with n - 1 degrees of freedom, not 1.96."""
+    from opentrix.arena.stats import mean_ci, t95
+
+    for df, t in T95.items():
+        assert t95(df) == pytest.approx(t, abs=1e-6), df
+    stat = mean_ci([0.0, 2.0])  # mean 1, standard error 1
+    assert stat["mean"] == 1.0 and stat["ci95"] == pytest.approx(T95[1], abs=1e-6)
+    stat = mean_ci([1.0, 2.0, 4.0, 9.0])
+    se = (sum((v - 4.0) ** 2 for v in [1.0, 2.0, 4.0, 9.0]) / 3 / 4) ** 0.5
+    assert stat["ci95"] == pytest.approx(T95[3] * se, rel=1e-6)
+
+
+def _recompute(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    m = sum(values) / n
+    sd = (sum((v - m) ** 2 for v in values) / (n - 1)) ** 0.5
+    return m, T95[n - 1] * sd / n**0.5
+
+
+def test_json_figures_follow_from_its_units(tmp_path: Path) -> None:
+    """Every mean and interval in --json is recomputed from its per-unit paired differences."""
+    js = tmp_path / "d.json"
+    code, out = invoke("--bots", "basic,random", "--deals", "20", "--seed", "4", "--json", str(js))
+    assert code == 0, out
+    doc = json.loads(js.read_text())
+    by: dict[str, list[float]] = {}
+    for u in doc["units"]:
+        by.setdefault(u["contract"], []).append(u["diff"])
+    for name, stat in doc["contracts"].items():
+        assert (stat["mean"], stat["ci95"]) == pytest.approx(_recompute(by[name]), rel=1e-6), name
+    assert (doc["overall"]["mean"], doc["overall"]["ci95"]) == pytest.approx(
+        _recompute([u["diff"] for u in doc["units"]]), rel=1e-6
+    )
+    js = tmp_path / "k.json"
+    code, out = invoke("--bots", "basic,random", "--deals", "3", "--kingdom", "--json", str(js))
+    assert code == 0, out
+    doc = json.loads(js.read_text())
+    kings = [u["king_diff"] for u in doc["units"]]
+    assert (doc["as_king"]["mean"], doc["as_king"]["ci95"]) == pytest.approx(_recompute(kings), rel=1e-6)
+
+
+def test_spec_rejects_a_search_that_never_stops() -> None:
+    """The arena drops strong's time budget for reproducibility: samples=none would then never stop."""
+    with pytest.raises(SpecError, match="budget_ms"):
+        parse_spec("strong:samples=none")
+    with pytest.raises(SpecError, match="budget_ms"):
+        parse_spec("hard:samples=none")
+    assert parse_spec("strong:samples=none:budget_ms=50").options == {"samples": None, "budget_ms": 50}
+
+
+@pytest.mark.parametrize(("name", "says"), [("r.txt", "ends in .txt"), ("chart", "has no ending"), ("-", "stdout")])
+def test_cli_rejects_a_chart_file_it_cannot_draw_before_the_run(tmp_path: Path, name: str, says: str) -> None:
+    target = tmp_path / name if name != "-" else Path("-")
+    js = tmp_path / "r.json"
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", str(js), "--plot", str(target))
+    assert code == 2 and "--plot" in out and says in out, out
+    if name != "-":
+        assert "png" in out and "svg" in out  # what is allowed
+    assert not js.exists() and list(tmp_path.iterdir()) == []  # nothing played, nothing written
+
+
+def test_cli_reports_a_chart_matplotlib_fails_to_draw(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A format whose tools are missing (pgf without LaTeX) is a message and exit 1, not a traceback."""
+    import opentrix.arena.report as report
+
+    def fail(doc: object, path: Path) -> None:
+        raise RuntimeError("'xelatex' not found")
+
+    monkeypatch.setattr(report, "plot", fail)
+    js, pgf = tmp_path / "r.json", tmp_path / "r.pgf"
+    code, out = invoke("--bots", "basic,random", "--deals", "2", "--json", str(js), "--plot", str(pgf))
+    assert code == 1 and "cannot draw" in out and "'xelatex' not found" in out, out
+    assert json.loads(js.read_text())["units_played"] == 2  # the JSON was written all the same

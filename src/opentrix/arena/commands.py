@@ -41,11 +41,35 @@ def _check_writable(path: Path | None, option: str) -> None:
         path.unlink(missing_ok=True)
 
 
+def _check_plot(path: Path | None) -> None:
+    """A chart needs matplotlib and a file name whose ending names a format it draws (checked before the run)."""
+    if path is None:
+        return
+    if str(path) == "-":
+        raise typer.BadParameter("a chart cannot go to stdout: give a file name, e.g. arena.png", param_hint="--plot")
+    _check_writable(path, "--plot")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise typer.BadParameter("drawing needs matplotlib: pip install 'opentrix[arena]'", param_hint="--plot")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    ending = path.suffix[1:].lower()
+    if ending not in formats:
+        said = f"ends in .{ending}" if ending else "has no ending"
+        raise typer.BadParameter(
+            f"{path} {said}: give a file name ending in .png or another format matplotlib draws ({', '.join(formats)})",
+            param_hint="--plot",
+        )
+
+
 def _write(path: Path, write: Callable[[Path], object]) -> None:
     try:
         write(path)
     except OSError as e:
         typer.echo(f"opentrix: cannot write {path}: {e.strerror or e}", err=True)
+        raise typer.Exit(1) from None
+    except (RuntimeError, ValueError) as e:  # matplotlib: a format whose tools are missing (pgf without LaTeX)
+        typer.echo(f"opentrix: cannot draw {path}: {e}", err=True)
         raise typer.Exit(1) from None
 
 
@@ -105,9 +129,7 @@ def arena(
                 "--contracts restricts deal mode; a kingdom plays them all", param_hint="--contracts"
             )
     _check_writable(json_out, "--json")
-    _check_writable(plot, "--plot")
-    if plot is not None and importlib.util.find_spec("matplotlib") is None:
-        raise typer.BadParameter("drawing needs matplotlib: pip install 'opentrix[arena]'", param_hint="--plot")
+    _check_plot(plot)
     config = ArenaConfig(candidate, baseline, the_rules, deals, seed, jobs, chosen, kingdom)
 
     from rich.console import Console
@@ -161,8 +183,11 @@ def arena(
             sys.stdout.write(text + "\n")
         else:
             _write(json_out, lambda p: p.write_text(text + "\n"))
-    if plot is not None and doc["overall"]["n"]:
-        _write(plot, lambda p: draw(doc, p))
+    if plot is not None:
+        if doc["overall"]["n"]:
+            _write(plot, lambda p: draw(doc, p))
+        else:
+            typer.echo(f"opentrix: nothing measured, so no chart drawn to {plot}", err=True)
     if result.interrupted:
         raise typer.Exit(130)
 

@@ -44,6 +44,7 @@ def summary(run: ArenaRun) -> dict[str, Any]:
         doc["thrown_in"] = sum(r.thrown_in for r in res)
     doc["units"] = [
         {"index": r.index, "contract": Contract(r.contract).id if r.contract is not None else None, "diff": r.diff}
+        | ({"king_diff": r.king_diff} if cfg.kingdom else {})
         for r in res
     ]
     doc["time_per_move"] = {
@@ -88,7 +89,7 @@ def plot(doc: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     items = [(what, doc_stat) for what, doc_stat in _plot_items(doc) if doc_stat["mean"] is not None]
-    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.55 * max(len(items), 1)))
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.55 * max(len(items), 1)))
     labels = [w for w, _ in items]
     means = [s["mean"] for _, s in items]
     errs = [s["ci95"] or 0.0 for _, s in items]
@@ -98,9 +99,11 @@ def plot(doc: dict[str, Any], path: Path) -> None:
     ax.scatter(means, ys, c=colors, zorder=3)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(ys, labels)
+    ax.set_ylim(-0.6, len(items) - 0.4)  # room above the top row and below the bottom one
     unit = "kingdom" if doc["mode"] == "kingdom" else "deal"
     ax.set_xlabel(f"{doc['candidate']} minus {doc['baseline']}: points per {unit} (95% CI)")
-    ax.set_title(f"opentrix arena, {doc['units_played']} duplicate {unit}s, seed {doc['seed']}")
+    rules = doc["rules"] if isinstance(doc["rules"], str) else "custom"
+    ax.set_title(f"opentrix arena, {doc['units_played']} duplicate {unit}s, {rules} rules, seed {doc['seed']}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -37,6 +37,11 @@ class BotSpec:
         else:
             bot = make_bot(self.name, seed=seed, **self.options)
         if getattr(bot, "timed", False) and "budget_ms" not in self.options:
+            if getattr(bot, "samples", 0) is None:  # no budget and no count: a search that never stops
+                raise SpecError(
+                    f"{self.name} with samples=none searches until its time runs out: give budget_ms too "
+                    f"(e.g. {self.name}:samples=none:budget_ms=250), or a number of samples"
+                )
             bot.budget_ms = None  # type: ignore[attr-defined]  # reproducible: a fixed number of samples
         return bot
 
