@@ -389,6 +389,44 @@ def test_the_strong_bots_chains_mostly_draw_deals_that_explain_every_play() -> N
     assert explained >= 0.8 * drawn, (explained, drawn)
 
 
+def test_a_seat_that_does_not_play_by_the_rules_of_thumb_is_no_longer_read() -> None:
+    """Against a random seat, reading its play as a club player's misleads (the strong bot scored below
+    uniform draws against random bots); once no chain explains its decisions it is read by the hard
+    facts alone, while basic seats, whose every decision some deal explains, keep their full weight."""
+    import random
+
+    from opentrix.bots.knowledge import Knowledge, Posterior
+
+    bot = StrongBot(seed=1)
+    judged = dropped_random = dropped_basic = 0
+    for game in range(12):
+        m = _basic_deal("classic", ["queens", "ltoosh", "diamonds"][game % 3], f"judge-{game}")
+        bots = [
+            make_bot("basic", seed=0),
+            make_bot("random", seed=game),
+            make_bot("basic", seed=2),
+            make_bot("basic", seed=3),
+        ]
+        while m.phase == Phase.PLAY and m.deal is not None and len(m.deal.plays) < 28:
+            seat = m.turn
+            assert seat is not None
+            if seat == 0 and len(m.deal.plays) >= 16:
+                know = Knowledge.from_view(view(m, 0))
+                chain = Posterior(know, random.Random(game), bot.eps, bot.thin, bot.burn, bot.trust, bot.chains)
+                for _ in range(bot.chains):
+                    chain.draw()
+                judged += 1
+                weights = chain.weights or [-chain.log_eps] * 4
+                dropped_random += weights[1] == 0.0
+                dropped_basic += weights[2] == 0.0 or weights[3] == 0.0
+                if chain.weights is not None:  # once dropped, every draw still keeps the hard facts
+                    hands = chain.draw()
+                    assert all(not hands[s] & know.banned[s] for s in range(4))
+            m.apply(bots[seat].act(view(m, seat), m.legal_actions()))
+    assert judged >= 12 and dropped_basic == 0
+    assert dropped_random >= judged // 2, (dropped_random, judged)
+
+
 def test_a_replay_that_reuses_unchanged_suits_counts_as_a_full_one() -> None:
     # The chains replay only the plays a swap can change (a card that followed suit depends on that
     # suit's cards alone); the count must be exactly the full replay's, or the draws would change.

@@ -389,6 +389,10 @@ class Fit:
         return n
 
 
+MIN_JUDGED = 4  # decisions of a seat seen before it can be judged not to follow the rules of thumb
+OFF_RULES = 0.15  # the share of them that even the best-explaining chain leaves unexplained, then
+
+
 class Posterior:
     """Deals drawn in proportion to how well they explain the others' play (Metropolis chains).
 
@@ -421,6 +425,9 @@ class Posterior:
         self.states: list[tuple[list[int], list[int], list[list[bool]]]] = []
         self.chains = chains
         self.turn = 0
+        # Per seat, the weight of one unexplained decision, -log(eps); 0 once a seat is judged not to
+        # play by the rules of thumb at all (``_judge``). None while every seat is trusted alike.
+        self.weights: list[float] | None = None
 
     def draw(self) -> list[int]:
         i = self.turn % self.chains
@@ -436,7 +443,36 @@ class Posterior:
         hands, bad, missed = self.states[i]
         for _ in range(steps):
             self._step(hands, bad, missed)
+        if i == self.chains - 1 and steps == self.burn and self.log_eps and self._judge():
+            for hands_, bad_, missed_ in self.states:  # settle again under the new weights
+                for _ in range(self.burn):
+                    self._step(hands_, bad_, missed_)
         return list(hands)
+
+    def decisions(self, seat: int) -> int:
+        """How many of ``seat``'s decisions the weighting reads (plays, and a doubling answer)."""
+        answered = seat in self.know.answers and bool(self.fit.doublable)
+        return len(self.fit.by_seat[seat]) + answered
+
+    def _judge(self) -> bool:
+        """Stop reading the play of a seat that no chain can explain by the rules of thumb.
+
+        Against players who follow them, the chains settle on deals that explain every decision. A seat
+        whose decisions stay unexplained in every chain (at least ``OFF_RULES`` of them, and two or more)
+        plays some other way (a beginner, a random bot), and reading its cards as if it followed the
+        rules of thumb would mislead: its soft evidence is dropped, and only the hard facts (voids,
+        passes, doubled cards) still place its cards. Returns whether any seat was dropped.
+        """
+        dropped = False
+        for s in self.others:
+            n = self.decisions(s)
+            least = min(bad[s] for _, bad, _ in self.states)
+            if n >= MIN_JUDGED and least >= 2 and least >= OFF_RULES * n:
+                if self.weights is None:
+                    self.weights = [-self.log_eps] * 4
+                self.weights[s] = 0.0
+                dropped = True
+        return dropped
 
     def _step(self, hands: list[int], bad: list[int], missed: list[list[bool]]) -> None:
         rng = self.rng
@@ -452,6 +488,9 @@ class Posterior:
             return
         swap = (1 << x) | (1 << y)
         ns, nt = hs ^ swap, ht ^ swap
+        if self.weights is not None:
+            self._step_weighted(hands, bad, missed, s, t, ns, nt)
+            return
         # Accept when eps**worse > u, i.e. worse < log(u) / log(eps): stop counting beyond that.
         u = rng.random()
         room = math.log(u) / self.log_eps if self.log_eps and u > 0.0 else math.inf
@@ -467,6 +506,30 @@ class Posterior:
         hands[s], hands[t] = ns, nt
         bad[s], bad[t] = bs, bt
         missed[s], missed[t] = out_s, out_t
+
+    def _step_weighted(
+        self, hands: list[int], bad: list[int], missed: list[list[bool]], s: int, t: int, ns: int, nt: int
+    ) -> None:
+        """``_step``'s acceptance with a weight per seat: accept when the weighted misfits do not grow
+        by more than -log(u)."""
+        assert self.weights is not None
+        ws, wt = self.weights[s], self.weights[t]
+        u = self.rng.random()
+        budget = ws * bad[s] + wt * bad[t] + (-math.log(u) if u > 0.0 else math.inf)
+        out_s: list[bool] = []
+        out_t: list[bool] = []
+        # A seat of weight 0 no longer counts: its misfits are not even counted again.
+        bs = self.fit.misfits(s, ns, budget / ws, (hands[s], missed[s]), out_s) if ws else 0
+        if ws * bs >= budget:
+            return
+        bt = self.fit.misfits(t, nt, (budget - ws * bs) / wt, (hands[t], missed[t]), out_t) if wt else 0
+        if ws * bs + wt * bt >= budget:
+            return
+        hands[s], hands[t] = ns, nt
+        if ws:
+            bad[s], missed[s] = bs, out_s
+        if wt:
+            bad[t], missed[t] = bt, out_t
 
 
 def _random_card(rng: random.Random, mask: int) -> int:
