@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.rules import Rules
 from opentrix.server.asyncstore import AsyncStore
-from opentrix.server.owner import dead_here, process_name
+from opentrix.server.owner import NAME_LENGTH, dead_here, process_name
 from opentrix.server.settings import database_url
 from opentrix.server.storage import LeaseLost, SeatRow, Storage, StorageError, TableRow
 from opentrix.server.table import replay_actions
@@ -135,12 +136,13 @@ def test_a_dead_holder_on_this_machine_is_not_waited_for(storage: Storage) -> No
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     me = process_name()
-    host, namespace, _, _ = me.rsplit(":", 3)
-    dead = f"{host}:{namespace}:{gone.pid}:abc123"
-    alive = f"{host}:{namespace}:{os.getppid()}:abc123"
-    elsewhere = f"other-host:{namespace}:{gone.pid}:abc123"
+    host, machine, _, _ = me.rsplit(":", 3)
+    dead = f"{host}:{machine}:{gone.pid}:abc123"
+    alive = f"{host}:{machine}:{os.getppid()}:abc123"
+    elsewhere = f"{host}:0123456789ab:{gone.pid}:abc123"  # the same host name on another machine
     assert dead_here(dead) and not dead_here(alive) and not dead_here(elsewhere) and not dead_here(me)
     assert not dead_here("old-style-host:0123456789ab")  # names from before PIDs were recorded
+    assert not dead_here(f"{host}:4026531836:{gone.pid}:abc123")  # the first PID namespace of any host
     for code, owner in (("DEAD22", dead), ("LIVE22", alive), ("AWAY22", elsewhere)):
         storage.create_table(table_row(code), owner=owner, lease=60)
     assert storage.holders() == {dead, alive, elsewhere}
@@ -148,6 +150,16 @@ def test_a_dead_holder_on_this_machine_is_not_waited_for(storage: Storage) -> No
     found = [o for o in storage.holders() if dead_here(o)]
     assert [t.id for t in storage.claim_active(me, 60, dead=found)] == ["DEAD22"]
     assert storage.holders() == {me, alive, elsewhere}
+
+
+def test_a_long_host_name_still_fits_the_owner_column(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL refuses an owner longer than the column (SQLite would not notice)."""
+    monkeypatch.setattr(socket, "gethostname", lambda: "ip-172-31-22-123.eu-west-1.compute.internal")
+    monkeypatch.setattr(os, "getpid", lambda: 4_194_304)  # the largest PID Linux hands out
+    name = process_name()
+    assert len(name) <= NAME_LENGTH and name.startswith("ip-172-31-22-123.eu-")
+    storage.create_table(table_row("LONG22"), owner=name, lease=60)
+    assert storage.holders() == {name}
 
 
 def test_a_server_that_lost_a_table_cannot_write_to_it(storage: Storage) -> None:

@@ -157,8 +157,10 @@ class Hub:
     async def keep_leases(self) -> None:
         """Renew this server's leases, drop the tables another server has taken, adopt orphaned ones.
 
-        A table is taken over only after its lease ran out, which means this server stopped renewing
-        (paused, or cut off from the store) for longer than the lease: it must then stop playing it."""
+        A live server's table is taken over only after its lease ran out, which means this server
+        stopped renewing (paused, or cut off from the store) for longer than the lease: it must then
+        stop playing it. (A holder is taken over sooner only when its process is gone from this machine,
+        ``owner.dead_here``, and then nobody is left to notice.)"""
         playing = [t.id for t in self.tables.values() if not t.finished]
         lost = await self.store.run(self.storage.renew, self.owner, self.settings.lease, playing)
         lost |= {t.id for t in self.tables.values() if t.lost}  # a write of theirs was refused

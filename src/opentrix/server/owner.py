@@ -2,43 +2,53 @@
 
 A lease alone makes a crashed server's tables wait until it runs out (15 s by default), and ``opentrix
 play`` started again within that time would not find the match it should take up. A name records the
-host, the process's PID namespace and its PID, so a server can see that a holder on the same machine and
-in the same namespace is gone and take its tables at once. Holders elsewhere, or whose PID is alive
-(even if reused), keep their tables until the lease runs out: that side is always safe.
+machine (its boot id and the process's PID namespace, hashed: host names repeat across machines, and
+every host's first PID namespace has the same inode) and the PID, so a server can see that a holder in
+the same namespace of the same running machine is gone and take its tables at once. Holders elsewhere,
+or whose PID is alive (even if reused), keep their tables until the lease runs out: that side is safe.
+The host name is kept too, shortened, for people reading the store.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import secrets
 import socket
 
+NAME_LENGTH = 64  # the store's owner column
 
-def _namespace() -> str:
-    """The PID namespace, so that two containers with one host name never judge each other's PIDs."""
+
+@functools.cache
+def _machine() -> str:
+    """This running machine and PID namespace, as 12 hex digits; ``-`` where that cannot be told."""
     try:
-        return str(os.stat("/proc/self/ns/pid").st_ino)
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            boot = f.read().strip()
+        namespace = os.stat("/proc/self/ns/pid").st_ino
     except OSError:
         return "-"
+    return hashlib.sha256(f"{boot}:{namespace}".encode()).hexdigest()[:12]
 
 
 def process_name() -> str:
-    """A name no other live server shares: host, PID namespace, PID and a random part."""
-    return f"{socket.gethostname()[:40]}:{_namespace()}:{os.getpid()}:{secrets.token_hex(6)}"
+    """A name no other live server shares: host (shortened), machine, PID and a random part."""
+    host = socket.gethostname()[:20].replace(":", "-") or "host"
+    return f"{host}:{_machine()}:{os.getpid()}:{secrets.token_hex(5)}"
 
 
 def dead_here(owner: str) -> bool:
-    """Whether ``owner`` names a server process on this machine, in this namespace, that no longer runs.
-
-    Names from elsewhere, or written by older versions (``host:random``), are never judged dead."""
+    """Whether ``owner`` names a server process of this running machine and PID namespace that no
+    longer runs. Names from elsewhere, or written by older versions, are never judged dead."""
     parts = owner.rsplit(":", 3)
-    if len(parts) != 4 or parts[1] == "-" or not parts[2].isdigit():
+    if len(parts) != 4 or parts[1] in ("-", "") or parts[1] != _machine() or not parts[2].isdigit():
         return False
-    host, namespace, pid, _ = parts
-    if host != socket.gethostname()[:40] or namespace != _namespace() or int(pid) == os.getpid():
+    pid = int(parts[2])
+    if pid == os.getpid():
         return False
     try:
-        os.kill(int(pid), 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return True
     except OSError:  # it exists but belongs to someone else: alive
