@@ -427,6 +427,41 @@ def test_a_seat_that_does_not_play_by_the_rules_of_thumb_is_no_longer_read() -> 
     assert dropped_random >= judged // 2, (dropped_random, judged)
 
 
+def test_a_dropped_seat_asked_to_double_still_holds_a_doublable_card() -> None:
+    """Dropping a seat's play leaves the facts: a seat asked in sequential doubling was dealt a queen."""
+    import random
+
+    from opentrix.bots.knowledge import Knowledge, Posterior
+    from opentrix.cards import QUEENS
+
+    bot = StrongBot(seed=1)
+    checked = 0
+    for game in range(30):
+        m = _basic_deal("wikipedia", "queens", f"asked-{game}")
+        bots = [make_bot("basic", seed=s) for s in range(4)]
+        while m.phase != Phase.PLAY or m.turn != 0 or m.deal is None or len(m.deal.plays) < 8:
+            if m.phase not in (Phase.CLAIM, Phase.DOUBLE, Phase.PLAY):
+                break
+            seat = m.turn
+            assert seat is not None
+            m.apply(bots[seat].act(view(m, seat), m.legal_actions()))
+        else:
+            know = Knowledge.from_view(view(m, 0))
+            # asked, answered, and no queen of theirs seen yet: only the fact places one in their hand
+            asked = [s for s in know.answers if s != 0 and not (know.played[s] | know.fixed[s]) & QUEENS]
+            if not asked:
+                continue
+            chain = Posterior(know, random.Random(game), bot.eps, bot.thin, bot.burn, bot.trust, bot.chains)
+            for _ in range(bot.chains):
+                chain.draw()
+            chain.weights = [0.0 if s in asked else -chain.log_eps for s in range(4)]  # as if dropped
+            for _ in range(40):
+                hands = chain.draw()
+                assert all(hands[s] & QUEENS for s in asked), (game, asked)
+            checked += 1
+    assert checked >= 3, checked
+
+
 def test_a_replay_that_reuses_unchanged_suits_counts_as_a_full_one() -> None:
     # The chains replay only the plays a swap can change (a card that followed suit depends on that
     # suit's cards alone); the count must be exactly the full replay's, or the draws would change.

@@ -428,6 +428,7 @@ class Posterior:
         # Per seat, the weight of one unexplained decision, -log(eps); 0 once a seat is judged not to
         # play by the rules of thumb at all (``_judge``). None while every seat is trusted alike.
         self.weights: list[float] | None = None
+        self.judged = False
 
     def draw(self) -> list[int]:
         i = self.turn % self.chains
@@ -443,7 +444,7 @@ class Posterior:
         hands, bad, missed = self.states[i]
         for _ in range(steps):
             self._step(hands, bad, missed)
-        if i == self.chains - 1 and steps == self.burn and self.log_eps and self._judge():
+        if i == self.chains - 1 and not self.judged and self.log_eps and self._judge():
             for hands_, bad_, missed_ in self.states:  # settle again under the new weights
                 for _ in range(self.burn):
                     self._step(hands_, bad_, missed_)
@@ -454,6 +455,13 @@ class Posterior:
         answered = seat in self.know.answers and bool(self.fit.doublable)
         return len(self.fit.by_seat[seat]) + answered
 
+    def _held_doublable(self, seat: int, hand: int) -> bool:
+        """A fact, not a reading of play: a seat asked in sequential doubling was dealt a doublable card."""
+        fit = self.fit
+        if not (fit.sequential and fit.doublable and seat in self.know.answers):
+            return True
+        return bool((hand | self.know.played[seat]) & fit.doublable)
+
     def _judge(self) -> bool:
         """Stop reading the play of a seat that no chain can explain by the rules of thumb.
 
@@ -463,6 +471,7 @@ class Posterior:
         rules of thumb would mislead: its soft evidence is dropped, and only the hard facts (voids,
         passes, doubled cards) still place its cards. Returns whether any seat was dropped.
         """
+        self.judged = True
         dropped = False
         for s in self.others:
             n = self.decisions(s)
@@ -518,7 +527,10 @@ class Posterior:
         budget = ws * bad[s] + wt * bad[t] + (-math.log(u) if u > 0.0 else math.inf)
         out_s: list[bool] = []
         out_t: list[bool] = []
-        # A seat of weight 0 no longer counts: its misfits are not even counted again.
+        # A seat of weight 0 no longer counts: its misfits are not even counted again, but the facts
+        # about it still hold (a seat asked in sequential doubling keeps a doublable card).
+        if not (ws or self._held_doublable(s, ns)) or not (wt or self._held_doublable(t, nt)):
+            return
         bs = self.fit.misfits(s, ns, budget / ws, (hands[s], missed[s]), out_s) if ws else 0
         if ws * bs >= budget:
             return
