@@ -255,8 +255,13 @@ def test_a_save_file_is_never_overwritten_by_another_match(tmp_path: Path) -> No
     junk.write_text("my shopping list", encoding="utf-8")
     unfinished = tmp_path / "unfinished.json"
     _play_into_second_deal(unfinished)
-    before = {p: p.read_bytes() for p in (finished, junk, unfinished)}
+    elsewhere = tmp_path / "from-the-web.json"
+    data = json.loads(unfinished.read_text(encoding="utf-8"))
+    data["players"] = ["Lina", "Omar", "bot:hard", "Sami"]
+    elsewhere.write_text(json.dumps(data), encoding="utf-8")
+    before = {p: p.read_bytes() for p in (finished, junk, unfinished, elsewhere)}
     for args, message in [
+        ((None, None, None, elsewhere), "holds a match not played in this terminal"),
         ((None, None, None, finished), "holds a finished match; give another --save file"),
         ((None, None, None, junk), "holds no match to take up \\(not JSON"),
         (("wikipedia", None, None, unfinished), "under other rules; leave out --rules"),

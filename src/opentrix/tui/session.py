@@ -230,6 +230,8 @@ class PlaySession:
             raise ValueError(f"{save} holds no match to take up ({e.located()}); {again}") from None
         if match.is_over:
             raise ValueError(f"{save} holds a finished match; {again}")
+        if not record.players or record.players[0] != "player":  # names and seats it has would be lost
+            raise ValueError(f"{save} holds a match not played in this terminal (you at seat 0); {again}")
         if rules is not None and Rules.preset(rules) != match.rules:
             raise ValueError(f"{save} holds an unfinished match under other rules; leave out --rules to take it up")
         if seed is not None and tuple(deal_hands(seed, 0)) != tuple(record.deals[0].hands):
