@@ -19,6 +19,7 @@ import psycopg
 import pytest
 
 from opentrix.record import Record
+from opentrix.server.hub import NewTable
 from opentrix.verify import summary
 from test_server_kit import (
     PG_URL,
@@ -354,6 +355,53 @@ async def test_next_deal_is_offered_after_every_deal(tmp_path: Path) -> None:
             await me.until(lambda m, d=deal: m["type"] == "update" and m["view"]["deal_number"] == d + 1)
             assert time.monotonic() - started < 10  # not the 30 s pause
         await me.close()
+
+
+async def test_a_table_left_empty_is_parked_and_wakes_when_opened(tmp_path: Path) -> None:
+    """Abandoned tables must not pile up in a server: one nobody has had open for ``park_after`` is
+    unloaded and held by no server; opening it again (its page, a join, the seat's link) wakes it."""
+    with live_server(tmp_path, park_after=0.4) as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=21, kingdoms=1, rules="classic")
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        rng = random.Random(5)
+        while not (me.view and len(me.view["plays"]) >= 6 and me.my_turn()):
+            await me.play_random(rng)
+            await me.recv()
+        before = me.view
+        await me.close()
+
+        def holder() -> str | None:
+            with sqlite3.connect(str(server.settings.database)) as db:
+                return db.execute("SELECT owner FROM trix_tables WHERE id = ?", (t["id"],)).fetchone()[0]
+
+        deadline = time.monotonic() + 15
+        while holder() != "parked":
+            assert time.monotonic() < deadline, "the empty table was not parked"
+            await asyncio.sleep(0.1)
+        hub = server.app.state.hub
+        assert t["id"] not in hub.tables
+        back = await Player.join(server.ws_base, t["id"], t["token"])  # wakes it
+        await back.until(lambda m: m["type"] == "update")
+        assert back.view is not None and back.seat == 0
+        for key in ("deal_number", "phase", "turn", "hand", "plays", "trick", "totals"):
+            assert back.view[key] == before[key], key
+        await back.play_to_end(rng)
+        await back.close()
+        assert holder() not in (None, "parked")
+        assert record_of(server.base, t["id"]).replay().is_over
+
+        # opentrix play's own table, parked, is woken and handed back by resume_local
+        hub = server.app.state.hub
+        loop = hub._sweeper.get_loop()
+        spec = NewTable(
+            name="You", preset="classic", bots=("medium", "random", "random", "random"), start=True, local=True
+        )
+        local, _ = asyncio.run_coroutine_threadsafe(hub.create(spec), loop).result(10)
+        while local.id in hub.tables:
+            assert time.monotonic() < deadline + 15, "the local table was not parked"
+            await asyncio.sleep(0.1)
+        kept = asyncio.run_coroutine_threadsafe(hub.resume_local(spec), loop).result(10)
+        assert kept is not None and kept[0].id == local.id and local.id in hub.tables
 
 
 def _start_play(db: Path, *extra: str) -> tuple[subprocess.Popen[str], list[str], re.Match[str]]:

@@ -152,6 +152,23 @@ def test_a_dead_holder_on_this_machine_is_not_waited_for(storage: Storage) -> No
     assert storage.holders() == {me, alive, elsewhere}
 
 
+def test_a_parked_table_is_taken_by_nobody_until_it_is_woken(storage: Storage) -> None:
+    storage.create_table(table_row("PARK22"), owner="a", lease=60)
+    storage.create_table(table_row("KEEP22"), owner="a", lease=60)
+    storage.park(["PARK22"], "b")  # only its holder can park it
+    assert storage.status("PARK22") == "playing" and storage.holders() == {"a"}
+    storage.park(["PARK22"], "a")
+    storage.release("a")
+    assert [t.id for t in storage.claim_active("c", 60)] == ["KEEP22"]  # the parked one stays parked
+    storage.renew("c", -1)
+    assert [t.id for t in storage.claim_active("d", 60, dead=["parked"])] == ["KEEP22"]
+    woken = storage.wake("PARK22", "d", 60)
+    assert woken is not None and woken.id == "PARK22" and woken.seats[0].name == "Lina"
+    assert storage.wake("PARK22", "e", 60) is None  # once: the next one finds it held
+    assert sorted(t.id for t in storage.claim_active("d", 60)) == ["KEEP22", "PARK22"]
+    assert storage.wake("NONE22", "d", 60) is None and storage.parked_local() == []
+
+
 def test_a_long_host_name_still_fits_the_owner_column(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     """PostgreSQL refuses an owner longer than the column (SQLite would not notice)."""
     monkeypatch.setattr(socket, "gethostname", lambda: "ip-172-31-22-123.eu-west-1.compute.internal")

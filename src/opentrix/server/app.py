@@ -178,7 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str) -> Response:
-        table = hub.get(code)
+        table = await hub.find(code)
         if table is not None:
             return JSONResponse(await table.call(_async(table.summary)))
         row = await hub.store.run(hub.storage.load_table, code.upper()) if storable_code(code) else None
@@ -188,7 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> Response:
-        table = hub.get(code)
+        table = await hub.find(code)
         if table is None:
             return _bad(await hub.missing(code), 404)
         data = await _json_body(request)
@@ -204,7 +204,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{code}/start")
     async def start(code: str, request: Request) -> Response:
-        table = hub.get(code)
+        table = await hub.find(code)
         if table is None:
             return _bad(await hub.missing(code), 404)
         token = (await _json_body(request)).get("token")
@@ -263,7 +263,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/{code}")
     async def play(ws: WebSocket, code: str) -> None:
         await ws.accept()
-        table = hub.get(code)
+        table = await hub.find(code)
         if table is None:
             await ws.send_text(error_message(await hub.missing(code)))
             await ws.close(code=4404)

@@ -106,6 +106,10 @@ def serve(
         float,
         typer.Option(help="seconds this server holds a table without renewing; after a crash others wait that long"),
     ] = 15.0,
+    park_after: Annotated[
+        float,
+        typer.Option(help="seconds an unfinished table nobody has open stays loaded; opening it wakes it"),
+    ] = 3600.0,
 ) -> None:
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
     require_server()
@@ -117,8 +121,12 @@ def serve(
         raise typer.BadParameter("delays are seconds, 0 or more")
     if not 1 <= lease <= 3600:
         raise typer.BadParameter("the lease is 1 to 3600 seconds", param_hint="--lease")
+    if not park_after > 0:
+        raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
     url = preflight(database, host, port)
-    settings = Settings(database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, lease=lease)
+    settings = Settings(
+        database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, lease=lease, park_after=park_after
+    )
     typer.echo(f"opentrix: tables stored in {url.split('@')[-1]}")
     typer.echo(f"opentrix: open http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/ in a browser")
     server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level))

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -114,6 +115,7 @@ class Hub:
         self.owner = process_name()
         self.storage.owner = self.owner
         self._broken: set[str] = set()  # tables whose stored match could not be loaded
+        self._parking = asyncio.Lock()  # parking and waking tables, one at a time
 
     async def startup(self) -> None:
         """Migrate the schema, then take up every table in the lobby or in play that no other server holds."""
@@ -140,19 +142,23 @@ class Hub:
         # waited for: its lease would run out only to hand the same tables over.
         dead = [o for o in await self.store.run(self.storage.holders) if o != self.owner and dead_here(o)]
         for row in await self.store.run(self.storage.claim_active, self.owner, self.settings.lease, here, dead):
-            if row.id in self.tables:
+            if row.id in self.tables or self._load(row) is None:
                 continue
-            try:
-                table = Table(row, self.store, self.settings, self.epoch)
-            except Exception:  # one damaged table must not keep the others from being played
-                log.exception("table %s could not be loaded; it is left as stored", row.id)
-                self._broken.add(row.id)
-                continue
-            self.tables[table.id] = table
-            table.start_owner()
             n += 1
             await asyncio.sleep(0)  # each table replays its match here: let the others run in between
         return n
+
+    def _load(self, row: TableRow) -> Table | None:
+        """Start playing a stored table this server now holds (None if its match cannot be rebuilt)."""
+        try:
+            table = Table(row, self.store, self.settings, self.epoch)
+        except Exception:  # one damaged table must not keep the others from being played
+            log.exception("table %s could not be loaded; it is left as stored", row.id)
+            self._broken.add(row.id)
+            return None
+        self.tables[table.id] = table
+        table.start_owner()
+        return table
 
     async def keep_leases(self) -> None:
         """Renew this server's leases, drop the tables another server has taken, adopt orphaned ones.
@@ -180,17 +186,48 @@ class Hub:
                 log.exception("could not renew the table leases")
 
     async def sweep(self) -> int:
-        """Let go of finished tables nobody is connected to (their record stays in the store)."""
-        done = [t for t in self.tables.values() if t.finished and not t.all_connections()]
+        """Let go of finished tables nobody is connected to (their record stays in the store), and park
+        unfinished ones nobody has had open for ``park_after`` seconds (they wake when opened again)."""
+        now = time.monotonic()
+        done: list[Table] = []
+        idle: list[Table] = []
+        for t in self.tables.values():
+            if t.all_connections():
+                t.empty_since = None
+            elif t.finished:
+                done.append(t)
+            elif t.empty_since is None:
+                t.empty_since = now
+            elif now - t.empty_since >= self.settings.park_after:
+                idle.append(t)
         for t in done:
             del self.tables[t.id]
             await t.stop()
-        return len(done)
+        if idle:
+            async with self._parking:  # one who opens a table meanwhile waits, then wakes it
+                for t in idle:
+                    del self.tables[t.id]
+                    await t.stop()
+                await self.store.drain()  # their last actions are stored before they are let go
+                await self.store.run(self.storage.park, [t.id for t in idle], self.owner)
+        return len(done) + len(idle)
 
     async def _sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(SWEEP_EVERY)
+            await asyncio.sleep(min(SWEEP_EVERY, self.settings.park_after / 2))
             await self.sweep()
+
+    async def find(self, table_id: str) -> Table | None:
+        """The table, if this server plays it, waking it first if it was parked."""
+        table = self.get(table_id)
+        if table is not None or not storable_code(table_id):
+            return table
+        async with self._parking:
+            table = self.get(table_id)  # woken by another request while this one waited
+            if table is not None:
+                return table
+            row = await self.store.run(self.storage.wake, table_id.upper(), self.owner, self.settings.lease)
+            return None if row is None else self._load(row)
 
     async def missing(self, table_id: str) -> str:
         """Why a table is not here: there is none, or another server on the same store plays it."""
@@ -208,6 +245,8 @@ class Hub:
         """The latest unfinished ``opentrix play`` table with these rules, bots (and seed, if given), with a
         fresh secret for its player: the link printed last time named a port that may be gone."""
         rules = spec.rules()
+        for table_id in await self.store.run(self.storage.parked_local):
+            await self.find(table_id)
         mine = [
             t
             for t in self.tables.values()

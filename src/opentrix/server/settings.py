@@ -55,3 +55,6 @@ class Settings:
     # Seconds a table stays held by this server without renewal: after a crash, another server takes
     # it up then.
     lease: float = 15.0
+    # Seconds an unfinished table may stay with nobody connected before it is parked: unloaded and
+    # held by no server until someone opens it again (abandoned tables would otherwise pile up).
+    park_after: float = 3600.0

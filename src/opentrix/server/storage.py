@@ -22,6 +22,8 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 metadata = sa.MetaData()
 
+PARKED = "parked"  # the holder of a table nobody has opened for a while: no server plays it
+
 tables_t = sa.Table(
     "trix_tables",
     metadata,
@@ -284,7 +286,8 @@ class Storage:
         One UPDATE, so two servers starting together cannot both take a table."""
         now = _now()
         active = tables_t.c.status.in_(("lobby", "playing"))
-        free = sa.or_(tables_t.c.owner.is_(None), tables_t.c.lease_until < now, tables_t.c.owner.in_(list(dead)))
+        gone = [o for o in dead if o != PARKED]  # a parked table is nobody's to take until it is woken
+        free = sa.or_(tables_t.c.owner.is_(None), tables_t.c.lease_until < now, tables_t.c.owner.in_(gone))
         with self.engine.begin() as conn:
             conn.execute(
                 tables_t.update().where(active, free).values(owner=owner, lease_until=now + timedelta(seconds=lease))
@@ -309,6 +312,37 @@ class Storage:
                 return set()
             taken = sa.or_(tables_t.c.owner.is_(None), tables_t.c.owner != owner)
             return set(conn.execute(sa.select(tables_t.c.id).where(tables_t.c.id.in_(ids), taken)).scalars())
+
+    def park(self, table_ids: Iterable[str], owner: str) -> None:
+        """Let go of ``owner``'s idle tables without handing them on: no server takes a parked table up
+        (``claim_active`` skips it) until someone opens it (``wake``)."""
+        ids = list(table_ids)
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables_t.update()
+                .where(tables_t.c.id.in_(ids), tables_t.c.owner == owner)
+                .values(owner=PARKED, lease_until=None)
+            )
+
+    def parked_local(self) -> list[str]:
+        """The parked tables of ``opentrix play`` (the local player's own matches)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(tables_t.c.id, tables_t.c.options).where(tables_t.c.owner == PARKED))
+            return [r.id for r in rows if json.loads(r.options or "{}").get("local")]
+
+    def wake(self, table_id: str, owner: str, lease: float) -> TableRow | None:
+        """Take a parked table for ``owner`` and return it; None if it is not parked (any more)."""
+        active = tables_t.c.status.in_(("lobby", "playing"))
+        with self.engine.begin() as conn:
+            taken = conn.execute(
+                tables_t.update()
+                .where(tables_t.c.id == table_id, tables_t.c.owner == PARKED, active)
+                .values(owner=owner, lease_until=_now() + timedelta(seconds=lease))
+            )
+            if taken.rowcount != 1:
+                return None
+            t = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            return None if t is None else self._row(conn, t)
 
     def release(self, owner: str) -> None:
         """Let go of ``owner``'s tables (a clean shutdown), so that the next server takes them at once."""

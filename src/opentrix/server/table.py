@@ -159,6 +159,7 @@ class Table:
         # period or move timer runs (no match is played out by bots in an empty room). The first player
         # to arrive starts the grace period of those still missing.
         self.nobody_back = any(s.kind == "human" for s in self.seats)
+        self.empty_since: float | None = None  # kept by ``Hub.sweep``, which parks tables left empty
         self.lost = False  # another server took the table over: this one stops playing it
         self.spectators: set[Connection] = set()
         self.n = 0
