@@ -13,13 +13,16 @@ import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
 import pytest
 
 from opentrix.record import Record
-from opentrix.server.hub import NewTable
+from opentrix.server.hub import Hub, NewTable
+from opentrix.server.settings import Settings
+from opentrix.server.table import TableError
 from opentrix.verify import summary
 from test_server_kit import (
     PG_URL,
@@ -402,6 +405,40 @@ async def test_a_table_left_empty_is_parked_and_wakes_when_opened(tmp_path: Path
             await asyncio.sleep(0.1)
         kept = asyncio.run_coroutine_threadsafe(hub.resume_local(spec), loop).result(10)
         assert kept is not None and kept[0].id == local.id and local.id in hub.tables
+
+
+async def test_parking_never_strands_a_request_or_hands_a_table_back(tmp_path: Path) -> None:
+    """A table found by a request is in use, so the next sweep leaves it loaded; a table being parked is
+    not taken back by the lease loop; a request queued on a table put away gets an error, not a hang."""
+    hub = Hub(Settings(database=str(tmp_path / "t.db"), park_after=0.01))
+    await hub.startup()
+    try:
+        t, _ = await hub.create(NewTable(name="A"))  # a lobby table nobody has open
+        t.empty_since = time.monotonic() - 10
+        found = await hub.find(t.id)  # a join found it...
+        await hub.sweep()  # ...and the sweep runs before the join's body is read
+        assert found is t and t.id in hub.tables
+        seat, _ = await asyncio.wait_for(t.call(lambda: t.join("B", None)), 5)
+        assert seat == 1
+        t.empty_since = time.monotonic() - 10
+        await hub.sweep()
+        assert t.id not in hub.tables and t.stopped
+        await hub.keep_leases()  # the lease loop does not take a parked table back
+        assert t.id not in hub.tables
+        with pytest.raises(TableError, match="put away"):
+            await asyncio.wait_for(t.call(_async_job(lambda: None)), 5)
+        woken = await hub.find(t.id)
+        assert woken is not None and woken is not t and woken.seats[1].name == "B"
+        assert await hub.find("ZZZZZZ") is None
+    finally:
+        await hub.shutdown()
+
+
+def _async_job(fn: Any) -> Any:
+    async def job() -> Any:
+        return fn()
+
+    return job
 
 
 def _start_play(db: Path, *extra: str) -> tuple[subprocess.Popen[str], list[str], re.Match[str]]:

@@ -313,6 +313,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         table.post(lambda: table.take_back(conn))
                 except BadMessage as e:
                     conn.send(error_message(str(e)))
+                except TableError as e:  # the table was put away under this connection: say so, let go
+                    conn.send(error_message(str(e)))
+                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

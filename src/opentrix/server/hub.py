@@ -16,7 +16,7 @@ from ..rules import PRESETS, Rules, RulesError
 from .asyncstore import AsyncStore
 from .owner import dead_here, process_name
 from .settings import Settings, database_url
-from .storage import SeatRow, Storage, TableRow
+from .storage import PARKED, SeatRow, Storage, TableRow
 from .table import Table, TableError, new_token, rules_for, token_hash
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
@@ -136,6 +136,10 @@ class Hub:
 
     async def _adopt(self) -> int:
         """Claim the active tables nobody holds and start playing those not already here."""
+        async with self._parking:  # a table being parked is still ours in the store: not taken back
+            return await self._adopt_now()
+
+    async def _adopt_now(self) -> int:
         n = 0
         here = [*self.tables, *self._broken]
         # A holder on this machine whose process is gone (killed, or its terminal closed) need not be
@@ -188,26 +192,26 @@ class Hub:
     async def sweep(self) -> int:
         """Let go of finished tables nobody is connected to (their record stays in the store), and park
         unfinished ones nobody has had open for ``park_after`` seconds (they wake when opened again)."""
-        now = time.monotonic()
-        done: list[Table] = []
-        idle: list[Table] = []
-        for t in self.tables.values():
-            if t.all_connections():
-                t.empty_since = None
-            elif t.finished:
-                done.append(t)
-            elif t.empty_since is None:
-                t.empty_since = now
-            elif now - t.empty_since >= self.settings.park_after:
-                idle.append(t)
-        for t in done:
-            del self.tables[t.id]
-            await t.stop()
-        if idle:
-            async with self._parking:  # one who opens a table meanwhile waits, then wakes it
-                for t in idle:
-                    del self.tables[t.id]
-                    await t.stop()
+        async with self._parking:  # one who opens a parked table meanwhile waits, then wakes it
+            now = time.monotonic()
+            done: list[Table] = []
+            idle: list[Table] = []
+            # Chosen and taken out in one step, with no await between: a request that found a table
+            # (``find`` marks it in use) is never left holding one that is being put away.
+            for t in list(self.tables.values()):
+                if t.all_connections():
+                    t.empty_since = None
+                elif t.finished:
+                    done.append(t)
+                elif t.empty_since is None:
+                    t.empty_since = now
+                elif now - t.empty_since >= self.settings.park_after:
+                    idle.append(t)
+            for t in (*done, *idle):
+                del self.tables[t.id]
+            for t in (*done, *idle):
+                await t.stop()
+            if idle:
                 await self.store.drain()  # their last actions are stored before they are let go
                 await self.store.run(self.storage.park, [t.id for t in idle], self.owner)
         return len(done) + len(idle)
@@ -215,13 +219,22 @@ class Hub:
     async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(min(SWEEP_EVERY, self.settings.park_after / 2))
-            await self.sweep()
+            try:
+                await self.sweep()
+            except Exception:  # a store that failed once must not stop the sweeping for good
+                log.exception("sweeping tables failed; trying again later")
 
     async def find(self, table_id: str) -> Table | None:
         """The table, if this server plays it, waking it first if it was parked."""
         table = self.get(table_id)
-        if table is not None or not storable_code(table_id):
+        if table is not None:
+            table.empty_since = None  # in use: not to be parked by the next sweep
             return table
+        if not storable_code(table_id):
+            return None
+        # A miss costs one read; only a parked table is worth the lock and a write.
+        if await self.store.run(self.storage.holder, table_id.upper()) != PARKED:
+            return None
         async with self._parking:
             table = self.get(table_id)  # woken by another request while this one waited
             if table is not None:

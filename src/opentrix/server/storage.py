@@ -324,6 +324,11 @@ class Storage:
                 .values(owner=PARKED, lease_until=None)
             )
 
+    def holder(self, table_id: str) -> str | None:
+        """Who holds a table (None: nobody, or no such table)."""
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(tables_t.c.owner).where(tables_t.c.id == table_id)).scalar()
+
     def parked_local(self) -> list[str]:
         """The parked tables of ``opentrix play`` (the local player's own matches)."""
         with self.engine.connect() as conn:

@@ -55,6 +55,9 @@ class TableError(Exception):
     """A request the table refuses (seat taken, wrong token, not the host…); the text is for the user."""
 
 
+STOPPED = "this table was just put away (nobody had it open); please open it again"
+
+
 class Connection:
     """One WebSocket: the seat it holds (None for a spectator) and its outbox, drained by a writer task."""
 
@@ -159,7 +162,8 @@ class Table:
         # period or move timer runs (no match is played out by bots in an empty room). The first player
         # to arrive starts the grace period of those still missing.
         self.nobody_back = any(s.kind == "human" for s in self.seats)
-        self.empty_since: float | None = None  # kept by ``Hub.sweep``, which parks tables left empty
+        self.empty_since: float | None = None  # since when nobody is connected (``Hub.sweep`` parks it)
+        self.stopped = False
         self.lost = False  # another server took the table over: this one stops playing it
         self.spectators: set[Connection] = set()
         self.n = 0
@@ -179,15 +183,22 @@ class Table:
         self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
 
     async def stop(self) -> None:
+        self.stopped = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        while not self._inbox.empty():  # nobody will run them now: their callers must not wait for ever
+            _, fut = self._inbox.get_nowait()
+            if fut is not None and not fut.done():
+                fut.set_exception(TableError(STOPPED))
         for c in self.all_connections():
             c.stop()
 
     async def call(self, job: Callable[[], Awaitable[T]]) -> T:
         """Run ``job`` in the owner task (after the jobs before it) and return its result."""
+        if self.stopped:
+            raise TableError(STOPPED)
         fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._inbox.put_nowait((job, fut))
         return await fut
@@ -512,7 +523,10 @@ class Table:
         """The last one has left: wait for the players as after a restart (bots play their own seats
         only; no grace period or move timer runs) instead of letting bots play the match out in an
         empty room, with the players' names in the history, while they are away for the night."""
-        if self.finished or self.all_connections() or not any(s.kind == "human" for s in self.seats):
+        if self.all_connections():
+            return
+        self.empty_since = time.monotonic()
+        if self.finished or not any(s.kind == "human" for s in self.seats):
             return
         self.nobody_back = True
         for s in self.seats:
