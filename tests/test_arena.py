@@ -187,6 +187,9 @@ def test_cli_lists_every_bot_in_its_help() -> None:
 def test_cli_rejects_unknown_contract() -> None:
     code, out = invoke("--bots", "basic,random", "--contracts", "hearts")
     assert code == 2 and "ltoosh" in out
+    for empty in ("", " , "):  # a slip, not "every contract"
+        code, out = invoke("--bots", "basic,random", "--contracts", empty)
+        assert code == 2 and "name at least one contract" in " ".join(out.split()), out
 
 
 def test_cli_json_and_plot(tmp_path: Path) -> None:

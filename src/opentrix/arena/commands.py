@@ -114,8 +114,12 @@ def arena(
         raise typer.BadParameter(f"unknown preset {rules!r} (known: {', '.join(PRESETS)})", param_hint="--rules")
     the_rules = Rules.preset(rules)
     chosen: list[Contract] | None = None
-    if contracts:
+    if contracts is not None:
         allowed = [c.id for c in the_rules.contracts]
+        if not contracts.strip(" ,"):  # an empty list is a slip, not "all of them"
+            raise typer.BadParameter(
+                f"name at least one contract (known: {', '.join(allowed)})", param_hint="--contracts"
+            )
         chosen = []
         for name in contracts.split(","):
             name = name.strip()
