@@ -399,12 +399,15 @@ async def test_a_table_left_empty_is_parked_and_wakes_when_opened(tmp_path: Path
         spec = NewTable(
             name="You", preset="classic", bots=("medium", "random", "random", "random"), start=True, local=True
         )
+        other = NewTable(name="You", preset="classic", bots=("medium", "hard", "hard", "hard"), start=True, local=True)
         local, _ = asyncio.run_coroutine_threadsafe(hub.create(spec), loop).result(10)
-        while local.id in hub.tables:
-            assert time.monotonic() < deadline + 15, "the local table was not parked"
+        unlike, _ = asyncio.run_coroutine_threadsafe(hub.create(other), loop).result(10)
+        while local.id in hub.tables or unlike.id in hub.tables:
+            assert time.monotonic() < deadline + 15, "the local tables were not parked"
             await asyncio.sleep(0.1)
         kept = asyncio.run_coroutine_threadsafe(hub.resume_local(spec), loop).result(10)
         assert kept is not None and kept[0].id == local.id and local.id in hub.tables
+        assert unlike.id not in hub.tables  # another match of the player's, with other bots: left parked
 
 
 async def test_parking_never_strands_a_request_or_hands_a_table_back(tmp_path: Path) -> None:

@@ -258,20 +258,23 @@ class Hub:
         """The latest unfinished ``opentrix play`` table with these rules, bots (and seed, if given), with a
         fresh secret for its player: the link printed last time named a port that may be gone."""
         rules = spec.rules()
-        for table_id in await self.store.run(self.storage.parked_local):
-            await self.find(table_id)
-        mine = [
-            t
-            for t in self.tables.values()
-            if t.options.get("local")
-            and t.status == "playing"
-            and not t.finished
-            and t.rules == rules
-            and (spec.seed is None or t.seed == spec.seed)
-            and t.seats[t.host_seat].kind == "human"
-            and [s.bot_level for s in t.seats if s.seat != t.host_seat]
-            == [lv for i, lv in enumerate(spec.bots) if i != spec.host_seat]
-        ]
+
+        def same(t: Table | TableRow, its_rules: Rules) -> bool:
+            return (
+                bool(t.options.get("local"))
+                and t.status == "playing"
+                and its_rules == rules
+                and (spec.seed is None or t.seed == spec.seed)
+                and t.seats[t.host_seat].kind == "human"
+                and [s.bot_level for s in t.seats if s.seat != t.host_seat]
+                == [lv for i, lv in enumerate(spec.bots) if i != spec.host_seat]
+            )
+
+        for row in await self.store.run(self.storage.parked_local):  # only a match that fits is woken
+            with contextlib.suppress(Exception):  # a row that cannot be read is not the one wanted
+                if same(row, Rules.from_json(row.rules)):
+                    await self.find(row.id)
+        mine = [t for t in self.tables.values() if not t.finished and same(t, t.rules)]
         if not mine:
             return None
         table = max(mine, key=lambda t: t.created_at)

@@ -329,11 +329,11 @@ class Storage:
         with self.engine.connect() as conn:
             return conn.execute(sa.select(tables_t.c.owner).where(tables_t.c.id == table_id)).scalar()
 
-    def parked_local(self) -> list[str]:
-        """The parked tables of ``opentrix play`` (the local player's own matches)."""
+    def parked_local(self) -> list[TableRow]:
+        """The parked tables of ``opentrix play`` (the local player's own matches), without their actions."""
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(tables_t.c.id, tables_t.c.options).where(tables_t.c.owner == PARKED))
-            return [r.id for r in rows if json.loads(r.options or "{}").get("local")]
+            rows = conn.execute(sa.select(tables_t).where(tables_t.c.owner == PARKED)).mappings()
+            return [self._row(conn, t, actions=False) for t in rows if json.loads(t["options"] or "{}").get("local")]
 
     def wake(self, table_id: str, owner: str, lease: float) -> TableRow | None:
         """Take a parked table for ``owner`` and return it; None if it is not parked (any more)."""
@@ -376,19 +376,23 @@ class Storage:
             ).mappings()
             return [self._row(conn, t) for t in list(rows)]
 
-    def _row(self, conn: sa.Connection, t: sa.RowMapping) -> TableRow:
+    def _row(self, conn: sa.Connection, t: sa.RowMapping, actions: bool = True) -> TableRow:
         seats = [
             SeatRow(seat=s.seat, kind=s.kind, name=s.name, bot_level=s.bot_level, token_hash=s.token_hash)
             for s in conn.execute(sa.select(seats_t).where(seats_t.c.table_id == t["id"]).order_by(seats_t.c.seat))
         ]
-        actions = [
-            (a.seat, a.action)
-            for a in conn.execute(
-                sa.select(actions_t.c.seat, actions_t.c.action)
-                .where(actions_t.c.table_id == t["id"])
-                .order_by(actions_t.c.idx)
-            )
-        ]
+        played = (
+            [
+                (a.seat, a.action)
+                for a in conn.execute(
+                    sa.select(actions_t.c.seat, actions_t.c.action)
+                    .where(actions_t.c.table_id == t["id"])
+                    .order_by(actions_t.c.idx)
+                )
+            ]
+            if actions
+            else []
+        )
         return TableRow(
             id=t["id"],
             status=t["status"],
@@ -398,7 +402,7 @@ class Storage:
             host_seat=t["host_seat"],
             seats=seats,
             created_at=_aware(t["created_at"]),
-            actions=actions,
+            actions=played,
         )
 
     def list_finished(self, limit: int = 50, offset: int = 0) -> list[FinishedRow]:
