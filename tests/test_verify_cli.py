@@ -330,3 +330,17 @@ def test_golden_scores_checked_by_hand() -> None:
     # denexa passes the kingdom against play
     kings = [d["king"] for d in den["deals"] if d["thrown_in"] is None]
     assert [kings[i * 5] for i in range(4)] == [(kings[0] - i) % 4 for i in range(4)]
+
+
+def test_json_lines_are_plain_ascii_as_json_dumps_writes_them(tmp_path: Path) -> None:
+    """A message that quotes a non-ASCII card ('Kä') is escaped, so the line is the same whether a
+    reader compares it as text with json.dumps of the expected document or parses it."""
+    record = load(EXAMPLES / "classic-invalid-revoke.json")
+    record["deals"][0]["plays"][3] = "Kä"
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    r = opentrix("verify", "--json", path)
+    assert r.returncode == 1 and r.stdout.isascii()
+    line = r.stdout.rstrip("\n")
+    doc = json.loads(line)
+    assert "Kä" in doc["error"]["message"] and line == json.dumps(doc)

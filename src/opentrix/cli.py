@@ -40,7 +40,9 @@ def verify(
         if not result["ok"]:
             bad = True
         if as_json:
-            typer.echo(json.dumps(result, ensure_ascii=False))
+            # Plain ASCII (any other character escaped), as json.dumps writes it by default: the same
+            # line whether a reader compares text or parsed JSON.
+            typer.echo(json.dumps(result))
         else:
             from .verify import describe
 
