@@ -413,17 +413,18 @@ async def test_a_table_left_empty_is_parked_and_wakes_when_opened(tmp_path: Path
 async def test_parking_never_strands_a_request_or_hands_a_table_back(tmp_path: Path) -> None:
     """A table found by a request is in use, so the next sweep leaves it loaded; a table being parked is
     not taken back by the lease loop; a request queued on a table put away gets an error, not a hang."""
-    hub = Hub(Settings(database=str(tmp_path / "t.db"), park_after=0.01))
+    hub = Hub(Settings(database=str(tmp_path / "t.db"), park_after=3600))  # sweeps driven by hand here
     await hub.startup()
+    long_ago = time.monotonic() - 7200
     try:
         t, _ = await hub.create(NewTable(name="A"))  # a lobby table nobody has open
-        t.empty_since = time.monotonic() - 10
+        t.empty_since = long_ago
         found = await hub.find(t.id)  # a join found it...
         await hub.sweep()  # ...and the sweep runs before the join's body is read
         assert found is t and t.id in hub.tables
         seat, _ = await asyncio.wait_for(t.call(lambda: t.join("B", None)), 5)
         assert seat == 1
-        t.empty_since = time.monotonic() - 10
+        t.empty_since = long_ago
         await hub.sweep()
         assert t.id not in hub.tables and t.stopped
         await hub.keep_leases()  # the lease loop does not take a parked table back
@@ -433,12 +434,18 @@ async def test_parking_never_strands_a_request_or_hands_a_table_back(tmp_path: P
         woken = await hub.find(t.id)
         assert woken is not None and woken is not t and woken.seats[1].name == "B"
         assert await hub.find("ZZZZZZ") is None
+        running = asyncio.create_task(woken.call(_async_job(lambda: None, sleep=5)))  # stopped mid-job
+        await asyncio.sleep(0.1)
+        await woken.stop()
+        with pytest.raises(TableError, match="put away"):
+            await asyncio.wait_for(running, 5)
     finally:
         await hub.shutdown()
 
 
-def _async_job(fn: Any) -> Any:
+def _async_job(fn: Any, sleep: float = 0.0) -> Any:
     async def job() -> Any:
+        await asyncio.sleep(sleep)
         return fn()
 
     return job

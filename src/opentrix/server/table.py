@@ -225,6 +225,10 @@ class Table:
                     job, fut = item
                     try:
                         result = await job()
+                    except asyncio.CancelledError:  # stopped under this job: its caller must not wait for ever
+                        if fut is not None and not fut.done():
+                            fut.set_exception(TableError(STOPPED))
+                        raise
                     except Exception as e:
                         if fut is not None and not fut.done():
                             fut.set_exception(e)
