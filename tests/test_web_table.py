@@ -132,8 +132,13 @@ def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServ
     assert len(hand_cards(page)) == 13
     # The side seats keep to their side of the centre; on the phone, where their card backs are hidden,
     # their badges say how many cards they hold.
-    centre = page.locator(".center").bounding_box()
-    left, right = page.locator(".seat-left .badge").bounding_box(), page.locator(".seat-right .badge").bounding_box()
+    for _ in range(40):  # the table redraws on every update: a box read mid-redraw comes back None
+        centre = page.locator(".center").bounding_box()
+        left = page.locator(".seat-left .badge").bounding_box()
+        right = page.locator(".seat-right .badge").bounding_box()
+        if centre and left and right:
+            break
+        page.wait_for_timeout(50)
     assert centre and left and right
     assert left["x"] + left["width"] <= centre["x"] + 1 and right["x"] >= centre["x"] + centre["width"] - 1
     assert page.locator(".seat-left .badge .count").is_visible() == (device == "phone")
