@@ -173,9 +173,9 @@ async def test_a_player_who_leaves_is_replaced_and_can_reclaim_the_seat(server: 
     await watcher.close()
 
 
-async def test_a_player_back_after_the_grace_period_gets_each_missed_event_once(server: LiveServer) -> None:
-    """Back after a bot took his seat: the welcome comes first and every event he missed comes once. (The
-    "back" his return causes reached him before the welcome, then again in the catchup.)"""
+async def _lina_and_omar_playing(server: LiveServer) -> tuple[dict[str, Any], Player, Player, str]:
+    """A friends table (seed 31, one kingdom) with Lina hosting at seat 0 and Omar at seat 1, started:
+    the table, both players (each has seen the match start) and Omar's seat token."""
     t = server.create(name="Lina", bots="random", seed=31, kingdoms=1)
     r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
     omar_token = r.json()["token"]
@@ -183,7 +183,15 @@ async def test_a_player_back_after_the_grace_period_gets_each_missed_event_once(
     omar = await Player.join(server.ws_base, t["id"], omar_token)
     r = httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
     assert r.status_code == 200, r.text
-    await omar.until(lambda m: m["type"] == "update" and m["table"]["status"] == "playing")
+    for friend in (lina, omar):
+        await friend.until(lambda m: m["type"] == "update" and m["table"]["status"] == "playing")
+    return t, lina, omar, omar_token
+
+
+async def test_a_player_back_after_the_grace_period_gets_each_missed_event_once(server: LiveServer) -> None:
+    """Back after a bot took his seat: the welcome comes first and every event he missed comes once. (The
+    "back" his return causes reached him before the welcome, then again in the catchup.)"""
+    t, lina, omar, omar_token = await _lina_and_omar_playing(server)
     last, epoch = omar.n, omar.epoch
     assert last is not None
     await omar.close()
@@ -205,14 +213,7 @@ async def test_a_table_everybody_left_waits_for_its_players(server: LiveServer) 
     """Friends who all leave mid-match find it where they left it, as after a restart: bots played it out
     (with the friends' names in the history) once the grace period was over. The first one back starts
     the grace period of the others again."""
-    t = server.create(name="Lina", bots="random", seed=31, kingdoms=1)
-    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
-    omar_token = r.json()["token"]
-    lina = await Player.join(server.ws_base, t["id"], t["token"])
-    omar = await Player.join(server.ws_base, t["id"], omar_token)
-    r = httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
-    assert r.status_code == 200, r.text
-    await lina.until(lambda m: m["type"] == "update" and m["table"]["status"] == "playing")
+    t, lina, omar, _ = await _lina_and_omar_playing(server)
     while lina.view is None or lina.view["turn"] not in (0, 1):  # the bots wait for us
         await lina.recv()
     await omar.close()
