@@ -143,11 +143,8 @@ class Record:
             try:
                 if match is None:
                     match = Match(self.rules, dr.hands)
-                elif match.phase == Phase.MATCH_OVER:
-                    raise RecordError("the match is already over; no further deal can follow", i)
-                elif match.phase != Phase.DEAL_OVER:
-                    raise RecordError(f"the deal is not finished, yet deal {i} follows it", i - 1)
                 else:
+                    check_next_deal(match, i)
                     match.start_deal(dr.hands)
             except TrixError as e:
                 raise RecordError(str(e), i, plain=e.plain) from None
@@ -155,6 +152,14 @@ class Record:
         if match is None:
             raise RecordError("the record has no deals; it needs at least the first deal's hands")
         return match
+
+
+def check_next_deal(match: Match, i: int) -> None:
+    """Raise the RecordError of a record whose deal ``i`` cannot follow ``match`` (over, or mid-deal)."""
+    if match.phase == Phase.MATCH_OVER:
+        raise RecordError("the match is already over; no further deal can follow", i)
+    if match.phase != Phase.DEAL_OVER:
+        raise RecordError(f"the deal is not finished, yet deal {i} follows it", i - 1)
 
 
 def _json_kind(value: object) -> str:
@@ -326,4 +331,4 @@ def load(path: str) -> Record:
         return Record.loads(f.read())
 
 
-__all__ = ["FORMAT", "DealRecord", "Record", "RecordError", "load", "parse_json"]
+__all__ = ["FORMAT", "DealRecord", "Record", "RecordError", "check_next_deal", "load", "parse_json"]

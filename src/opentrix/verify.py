@@ -7,7 +7,7 @@ from typing import Any
 
 from .deal import Phase
 from .match import Match
-from .record import Record, RecordError, parse_json
+from .record import Record, RecordError, check_next_deal, parse_json
 
 
 def verify_text(text: str | bytes) -> dict[str, Any]:
@@ -60,10 +60,10 @@ def _earlier_error(text: str | bytes, error: RecordError) -> RecordError:
     if j is not None:
         return error
     # the deals before are sound, but deal i may not follow them at all (as replay would have said first)
-    if match.phase == Phase.MATCH_OVER:
-        return RecordError("the match is already over; no further deal can follow", i)
-    if match.phase != Phase.DEAL_OVER:
-        return RecordError(f"the deal is not finished, yet deal {i} follows it", i - 1)
+    try:
+        check_next_deal(match, i)
+    except RecordError as earlier:
+        return earlier
     return error
 
 
