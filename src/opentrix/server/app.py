@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..match import MAX_SEED
 from ..record import Record, RecordError
 from ..rules import PRESETS
-from .hub import Hub, NewTable, clean_name, storable_code, table_levels
+from .hub import Hub, NewTable, clean_name, table_levels
 from .protocol import BadMessage, parse_action, parse_message, parse_seat
 from .protocol import error as error_message
 from .replay import replay_frames
@@ -181,7 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await hub.find(code)
         if table is not None:
             return JSONResponse(await table.call(_async(table.summary)))
-        row = await hub.store.run(hub.storage.load_table, code.upper()) if storable_code(code) else None
+        row = await hub.stored(hub.storage.load_table, code)
         if row is None:
             return _bad(f"no table {code!r}", 404)
         return JSONResponse({"id": row.id, "status": row.status})
@@ -231,7 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str) -> Response:
-        text = await hub.store.run(hub.storage.get_record, code.upper()) if storable_code(code) else None
+        text = await hub.stored(hub.storage.get_record, code)
         if text is None:
             return _bad(f"no finished match at table {code!r}", 404)
         return Response(
@@ -242,7 +242,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}/replay")
     async def replay(code: str) -> Response:
-        text = await hub.store.run(hub.storage.get_record, code.upper()) if storable_code(code) else None
+        text = await hub.stored(hub.storage.get_record, code)
         if text is None:
             return _bad(f"no finished match at table {code!r}", 404)
         return JSONResponse(replay_frames(Record.loads(text)))

@@ -8,8 +8,9 @@ import logging
 import secrets
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..bots import EXTERNAL, bot_names
 from ..rules import PRESETS, Rules, RulesError
@@ -23,6 +24,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are r
 CODE_LENGTH = 6
 MAX_TIMER = 600
 log = logging.getLogger("opentrix.server")
+
+T = TypeVar("T")
 
 SWEEP_EVERY = 60.0  # seconds between looks for finished tables nobody is watching
 
@@ -230,10 +233,8 @@ class Hub:
         if table is not None:
             table.empty_since = None  # in use: not to be parked by the next sweep
             return table
-        if not storable_code(table_id):
-            return None
         # A miss costs one read; only a parked table is worth the lock and a write.
-        if await self.store.run(self.storage.holder, table_id.upper()) != PARKED:
+        if await self.stored(self.storage.holder, table_id) != PARKED:
             return None
         async with self._parking:
             table = self.get(table_id)  # woken by another request while this one waited
@@ -244,12 +245,14 @@ class Hub:
 
     async def missing(self, table_id: str) -> str:
         """Why a table is not here: there is none, or another server on the same store plays it."""
-        if not storable_code(table_id):
-            return f"no table {table_id!r}"
-        status = await self.store.run(self.storage.status, table_id.upper())
-        if status in ("lobby", "playing"):
+        if await self.stored(self.storage.status, table_id) in ("lobby", "playing"):
             return f"table {table_id!r} is played by another opentrix server using this database"
         return f"no table {table_id!r}"
+
+    async def stored(self, read: Callable[[str], T], table_id: str) -> T | None:
+        """``read`` from the store for table ``table_id``; None, without asking, for a code no stored table
+        could have (``storable_code``)."""
+        return await self.store.run(read, table_id.upper()) if storable_code(table_id) else None
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id.upper())
