@@ -19,7 +19,9 @@ import httpx
 import psycopg
 import pytest
 
+from opentrix.match import Match
 from opentrix.record import Record
+from opentrix.rules import Rules
 from opentrix.server.hub import Hub, NewTable
 from opentrix.server.settings import Settings
 from opentrix.server.table import TableError
@@ -145,6 +147,36 @@ async def test_reconnect_catches_up_or_resyncs(server: LiveServer) -> None:
     update = await third.until(lambda m: m["type"] == "update")
     assert update["resync"] is True and update["view"]["hand"] == view_before["hand"]
     await third.close()
+
+
+async def test_players_learn_how_many_watch_without_waiting_for_a_move(server: LiveServer) -> None:
+    # Seat 0 is king and thinks: nothing moves while people open and close the spectators' link.
+    seed = next(s for s in range(100) if Match(Rules(), seed=s).king == 0)
+    t = server.create(name="Lina", bots="random", start=True, seed=seed, kingdoms=1)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    await me.until(lambda m: m["type"] == "update" and me.my_turn())
+    await me.send({"type": "ping"})
+    await me.until(lambda m: m["type"] == "pong")  # the updates of our arrival are in
+    n = me.n
+    first = await Player.join(server.ws_base, t["id"])
+    told = await me.until(lambda m: m["type"] == "watching", timeout=5)
+    assert told == {"type": "watching", "spectators": 1}
+    # Twenty more come at once, then go: the players hear of each crowd once, two seconds apart, and
+    # not of every arrival (forty messages), so opening and closing the link cannot flood them.
+    start = time.monotonic()
+    crowd = [await Player.join(server.ws_base, t["id"]) for _ in range(20)]
+    told = await me.until(lambda m: m["type"] == "watching", timeout=5)
+    assert told["spectators"] == 21 and time.monotonic() - start >= 1.5
+    start = time.monotonic()
+    for p in crowd:
+        await p.close()
+    told = await me.until(lambda m: m["type"] == "watching", timeout=5)
+    assert told["spectators"] == 1 and time.monotonic() - start >= 1.5
+    assert [m["spectators"] for m in me.messages if m["type"] == "watching"] == [1, 21, 1]
+    await first.close()
+    assert (await me.until(lambda m: m["type"] == "watching", timeout=5))["spectators"] == 0
+    assert me.n == n  # plain messages: no event was numbered for them
+    await me.close()
 
 
 async def test_a_player_who_leaves_is_replaced_and_can_reclaim_the_seat(server: LiveServer) -> None:

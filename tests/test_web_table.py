@@ -264,6 +264,14 @@ def test_two_friends_at_one_table_through_the_invite_link(browser: Browser, serv
     shot(host, "friends-05-host-playing")
     shot(friend, "friends-06-friend-playing")
     assert friend.locator(".badge", has_text="Lina").count() == 1
+    # Someone opens the link in another browser: a spectator, counted at the players' table.
+    watcher = new_page(browser, DESKTOP, errors)
+    watcher.goto(link + "?lang=en")
+    watcher.wait_for_selector("[data-testid=board]")
+    assert not set(hand_cards(watcher))
+    host.wait_for_selector("text=1 watching", timeout=10_000)
+    watcher.context.close()
+    host.wait_for_selector("text=1 watching", state="detached", timeout=10_000)
     assert not errors, errors
     host.context.close()
     friend.context.close()

@@ -9,7 +9,9 @@ Client → server (JSON objects, one per WebSocket text message):
 - ``{"type": "next"}``: ready for the next deal; ``{"type": "back"}``: take the seat back from the bot;
   ``{"type": "ping"}``.
 
-Server → client: ``welcome``, ``update`` (an event and the recipient's view), ``catchup``, ``error``, ``pong``.
+Server → client: ``welcome``, ``update`` (an event and the recipient's view), ``catchup``, ``error``, ``pong``,
+and ``{"type": "watching", "spectators": int}`` when the number watching changed (not a numbered event;
+at most one every two seconds).
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ log = logging.getLogger("opentrix.server")
 
 T = TypeVar("T")
 EVENTS_KEPT = 256
+WATCHING_EVERY = 2.0  # seconds between two messages telling the table how many are watching
 OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
 _DOUBLING_ACTIONS = frozenset(a for a in range(A.NUM_ACTIONS) if a == A.NO_DOUBLE or A.is_double(a))
 
@@ -176,6 +177,9 @@ class Table:
         self._deadline_key: tuple[int, int] | None = None
         self._pause_until: float | None = None
         self._ready: set[int] = set()
+        self._watching_sent = 0  # the spectator count the players were last told of (``_tell_watching``)
+        self._watching_due: float | None = None
+        self._watching_at = 0.0
 
     # -- owner task ---------------------------------------------------------------------------------
 
@@ -246,7 +250,7 @@ class Table:
 
     def _wake_in(self) -> float | None:
         """Seconds until the next timed thing (a bot move, a move timer, the deal pause, a grace period)."""
-        times = [t for t in (self._bot_due, self._deadline, self._pause_until) if t is not None]
+        times = [t for t in (self._bot_due, self._deadline, self._pause_until, self._watching_due) if t is not None]
         if self.status == "playing":
             grace = self.settings.grace
             times += [s.gone_since + grace for s in self.seats if s.gone_since is not None and not s.away]
@@ -256,6 +260,8 @@ class Table:
 
     async def _tick(self) -> None:
         """Do whatever is due: start the next deal, let a bot move, apply a timeout or a grace period."""
+        if self._watching_due is not None and time.monotonic() >= self._watching_due:
+            self._tell_watching()
         while self.status == "playing" and not self.lost:
             now = time.monotonic()
             for s in self.seats:
@@ -484,6 +490,7 @@ class Table:
         state: SeatState | None = None
         if seat is None:
             self.spectators.add(conn)
+            self._watching_changed()
         else:
             state = self.seats[seat]
             state.conns.add(conn)
@@ -514,6 +521,7 @@ class Table:
         conn.closed = True
         if conn.seat is None:
             self.spectators.discard(conn)
+            self._watching_changed()
             self._wait_if_empty()
             return
         state = self.seats[conn.seat]
@@ -522,6 +530,24 @@ class Table:
             state.gone_since = time.monotonic()
             self._wait_if_empty()
             self._broadcast({"kind": "seats"})
+
+    def _watching_changed(self) -> None:
+        """The number of spectators changed: tell everyone soon, at most once per ``WATCHING_EVERY``
+        seconds however many come and go (so that opening and closing the link cannot flood the
+        players), and as a plain message rather than a numbered event, which a catch-up would replay."""
+        if self._watching_due is None:
+            self._watching_due = max(time.monotonic(), self._watching_at + WATCHING_EVERY)
+
+    def _tell_watching(self) -> None:
+        self._watching_due = None
+        count = len(self.spectators)
+        if count == self._watching_sent:
+            return
+        self._watching_sent = count
+        self._watching_at = time.monotonic()
+        text = dumps({"type": "watching", "spectators": count})
+        for c in self.all_connections():
+            c.send(text)
 
     def _wait_if_empty(self) -> None:
         """The last one has left: wait for the players as after a restart (bots play their own seats
@@ -584,6 +610,7 @@ class Table:
         if not seats:
             return
         info = dumps(self._info())
+        self._watching_sent = len(self.spectators)  # every update carries the count
         texts = views_json(self.match, seats)
         for s in self.seats:
             if s.conns:

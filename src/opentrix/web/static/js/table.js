@@ -65,6 +65,10 @@ export function mountTable(root, code) {
     }
     if (msg.type === "error") { st.pending = false; toast(msg.message); render(); return; }
     if (msg.type === "catchup") return; // the update that follows carries the state
+    if (msg.type === "watching") {
+      if (st.info) { st.info.spectators = msg.spectators; render(); }
+      return;
+    }
     if (msg.type !== "update") return;
     const firstView = st.view === null;
     st.n = msg.n;
