@@ -7,9 +7,11 @@ import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +23,7 @@ import websockets
 from opentrix import actions as A
 from opentrix.match import MAX_SEED, Match
 from opentrix.rules import Rules
+from opentrix.server.commands import browser_host
 from opentrix.server.protocol import BadMessage, parse_action, parse_message
 from test_server_kit import PG_URL, LiveServer, Player, live_server, unique_schema
 
@@ -295,6 +298,47 @@ def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "choose another --port" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("host", ["999.1.1.1", "10.255.255.1"])
+@pytest.mark.parametrize("command", [["serve", "--port", "8799"], ["play", "--no-browser"]])
+def test_an_address_not_on_this_machine_is_one_clear_line(command: list[str], host: str, tmp_path: Path) -> None:
+    """``play`` listens on port 0 by default: the address must be checked then too (it was a traceback)."""
+    done = _opentrix(*command, "--host", host, "--database", str(tmp_path / "t.db"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"cannot listen on '{host}'" in done.stderr and "choose another --host" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_the_address_printed_is_one_a_browser_can_open() -> None:
+    assert browser_host("0.0.0.0") == browser_host("") == "127.0.0.1"
+    assert browser_host("::") == "[::1]" and browser_host("::1") == "[::1]"
+    assert browser_host("192.168.1.20") == "192.168.1.20" and browser_host("localhost") == "localhost"
+
+
+def test_serve_on_port_0_prints_the_port_it_listens_on(tmp_path: Path) -> None:
+    """Port 0 asks the system for a free port; serve must print that one (it printed ``:0``)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "opentrix.cli", "serve", "--port", "0", "--database", str(tmp_path / "t.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = next(line for line in proc.stdout if "in a browser" in line)
+        address = line.split("open ")[1].split(" ")[0]
+        assert not address.endswith(":0/")
+        for _ in range(100):
+            with contextlib.suppress(httpx.TransportError):
+                assert httpx.get(address, timeout=5).status_code == 200
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError(f"nothing answers at {address}")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(20)
 
 
 @pytest.mark.parametrize("seed", [str(MAX_SEED + 1), "-1"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import importlib.util
 import signal
 import socket
@@ -53,9 +54,10 @@ def require_server() -> None:
         raise _fail(f"the web table needs {', '.join(missing)}: pip install 'opentrix[play]'")
 
 
-def preflight(database: str | None, host: str, port: int) -> str:
+def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
     """Check the store and the port before the server starts, so a mistake is one clear line, not a
-    traceback from inside the server; returns the database URL (its schema is brought up to date)."""
+    traceback from inside the server; returns the database URL (its schema is brought up to date) and
+    the port (the one the system picked, for port 0)."""
     import sqlalchemy as sa
 
     from .settings import database_url
@@ -79,16 +81,34 @@ def preflight(database: str | None, host: str, port: int) -> str:
         raise _fail(f"cannot use the database {shown}: {reason}") from None
     finally:
         store.close()
-    if port:
-        with socket.socket() as sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no clash
-            try:
-                sock.bind((host, port))
-            except socket.gaierror as e:
+    return url, _try_bind(host, port)
+
+
+def _try_bind(host: str, port: int) -> int:
+    """Bind ``host:port`` once as uvicorn will (IPv4 or IPv6, as the address says) and return the port,
+    the one the system picks for port 0."""
+    try:
+        family = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+    except socket.gaierror as e:
+        raise _fail(f"cannot listen on {host!r}: {e.strerror or e}; choose another --host") from None
+    with socket.socket(family) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no clash
+        try:
+            sock.bind((host, port))
+        except OSError as e:
+            if e.errno not in (errno.EADDRINUSE, errno.EACCES):  # the address is wrong, not the port
                 raise _fail(f"cannot listen on {host!r}: {e.strerror or e}; choose another --host") from None
-            except OSError as e:
-                raise _fail(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another --port") from None
-    return url
+            raise _fail(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another --port") from None
+        return int(sock.getsockname()[1])
+
+
+def browser_host(host: str) -> str:
+    """The address a browser on this machine opens for a server listening on ``host``."""
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
 
 
 def serve(
@@ -123,12 +143,12 @@ def serve(
         raise typer.BadParameter("the lease is 1 to 3600 seconds", param_hint="--lease")
     if not park_after > 0:
         raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
-    url = preflight(database, host, port)
+    url, port = preflight(database, host, port)
     settings = Settings(
         database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, lease=lease, park_after=park_after
     )
     typer.echo(f"opentrix: tables stored in {url.split('@')[-1]}")
-    typer.echo(f"opentrix: open http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/ in a browser")
+    typer.echo(f"opentrix: open http://{browser_host(host)}:{port}/ in a browser")
     server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level))
     _stop_on_hangup(server)
     server.run()
@@ -181,8 +201,7 @@ def play_web(
         hub = config.app.state.hub
         kept = None if new else await hub.resume_local(spec)
         table, token = kept or await hub.create(spec)
-        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-        url = f"http://{shown}:{bound}/t/{table.id}#seat=0&token={token}"
+        url = f"http://{browser_host(host)}:{bound}/t/{table.id}#seat=0&token={token}"
         if kept is not None:
             done = sum(1 for d in table.match.summaries if d.thrown_in is None)
             typer.echo(f"opentrix: taking up your unfinished match ({done} deals played; --new starts another)")
