@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -92,6 +93,31 @@ def test_interrupt_keeps_what_was_measured() -> None:
     out = run(cfg, stop_after_three)
     assert out.interrupted and len(out.results) == 3
     assert summary(out)["units_played"] == 3
+
+
+def test_a_run_of_millions_of_deals_starts_and_stops_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plan is made as it is played (it was a list of every deal, built before Ctrl-C could stop
+    it), and no more workers are forked than there are deals."""
+    cfg = ArenaConfig(parse_spec("basic"), parse_spec("random"), CLASSIC, units=10_000_000, seed=1)
+    first = next(iter(cfg.plan()))
+    assert first.index == 0
+
+    def stop_at_once(done: int, total: int) -> None:
+        assert total == 10_000_000
+        raise KeyboardInterrupt
+
+    assert len(run(cfg, stop_at_once).results) == 1
+    import opentrix.arena.runner as runner
+
+    monkeypatch.setattr(runner.multiprocessing, "get_context", lambda *a: pytest.fail("forked for one deal"))
+    one = ArenaConfig(parse_spec("basic"), parse_spec("random"), CLASSIC, units=1, seed=1, jobs=30)
+    assert len(run(one).results) == 1
+
+
+@pytest.mark.parametrize(("option", "value"), [("--deals", "100000000"), ("--jobs", "100000")])
+def test_cli_rejects_runs_out_of_all_proportion(option: str, value: str) -> None:
+    code, out = invoke("--bots", "basic,random", "--deals", "1", option, value)
+    assert code == 2 and option in out and ("10000000" if option == "--deals" else "256") in out
 
 
 def test_spec_parsing() -> None:
@@ -289,7 +315,20 @@ def test_cli_reports_a_chart_matplotlib_fails_to_draw(tmp_path: Path, monkeypatc
         raise RuntimeError("'xelatex' not found")
 
     monkeypatch.setattr(report, "plot", fail)
-    js, pgf = tmp_path / "r.json", tmp_path / "r.pgf"
+    js, pgf = tmp_path / "r.json", tmp_path / "r.png"
     code, out = invoke("--bots", "basic,random", "--deals", "2", "--json", str(js), "--plot", str(pgf))
     assert code == 1 and "cannot draw" in out and "'xelatex' not found" in out, out
     assert json.loads(js.read_text())["units_played"] == 2  # the JSON was written all the same
+
+
+@pytest.mark.skipif(shutil.which("xelatex") is not None, reason="LaTeX is installed: pgf can be drawn")
+def test_cli_finds_out_a_chart_format_cannot_be_drawn_here_before_the_run(tmp_path: Path) -> None:
+    js = tmp_path / "r.json"
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", str(js), "--plot", str(tmp_path / "r.pgf"))
+    assert code == 2 and "cannot draw .pgf here" in out and "xelatex" in out, out
+    assert not js.exists()
+
+
+def test_cli_rejects_an_empty_file_name(tmp_path: Path) -> None:
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", "")
+    assert code == 2 and "give a file name" in out, out

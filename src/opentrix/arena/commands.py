@@ -15,6 +15,9 @@ import typer
 from ..contracts import Contract
 from ..rules import PRESETS, Rules
 
+MAX_UNITS = 10_000_000  # a thousand deals of `strong` take the better part of an hour: more is a slip
+MAX_JOBS = 256
+
 BOTS_HELP = (
     "candidate,baseline, e.g. strong,basic; options after colons: strong:samples=40:budget_ms=250 "
     "(random, basic, novice, strong, strong-uniform, easy, medium, hard, openspiel-ismcts; "
@@ -26,6 +29,8 @@ def _check_writable(path: Path | None, option: str) -> None:
     """Fail before a long run, not after it: the file must be one this process can open for writing."""
     if path is None or str(path) == "-":
         return
+    if not str(path).strip() or str(path) == ".":
+        raise typer.BadParameter("give a file name", param_hint=option)
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         raise typer.BadParameter(f"{path} is a folder; give a file name", param_hint=option)
@@ -60,6 +65,19 @@ def _check_plot(path: Path | None) -> None:
             f"{path} {said}: give a file name ending in .png or another format matplotlib draws ({', '.join(formats)})",
             param_hint="--plot",
         )
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    try:  # a format whose tools are missing (pgf without LaTeX) fails here, not after the run
+        probe = Figure(figsize=(1, 1))
+        probe.text(0.5, 0.5, "±")  # text too: some formats need outside tools only for it
+        probe.savefig(io.BytesIO(), format=ending)
+    except Exception as e:
+        raise typer.BadParameter(f"cannot draw .{ending} here: {e}", param_hint="--plot") from None
 
 
 def _write(path: Path, write: Callable[[Path], object]) -> None:
@@ -76,10 +94,13 @@ def _write(path: Path, write: Callable[[Path], object]) -> None:
 def arena(
     bots: Annotated[str, typer.Option(help=BOTS_HELP)] = "strong,basic",
     deals: Annotated[
-        int, typer.Option(min=1, help="duplicate deals to play (kingdoms with --kingdom), each replayed 4 times")
+        int,
+        typer.Option(
+            min=1, max=MAX_UNITS, help="duplicate deals to play (kingdoms with --kingdom), each replayed 4 times"
+        ),
     ] = 100,
     seed: Annotated[int, typer.Option(help="seed of the deals and of the bots")] = 1,
-    jobs: Annotated[int, typer.Option(min=1, help="worker processes")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=MAX_JOBS, help="worker processes (at most one per deal is used)")] = 1,
     rules: Annotated[str, typer.Option(help="rules preset: " + ", ".join(PRESETS))] = "classic",
     contracts: Annotated[
         str | None, typer.Option(help="only these contracts, comma separated, e.g. ltoosh,queens (deal mode)")

@@ -25,15 +25,13 @@ class ArenaConfig:
     contracts: Sequence[Contract] | None = None  # deal mode: cycled in this order; None: the rules' own
     kingdom: bool = False
 
-    def plan(self) -> list[Unit]:
-        """Unit i plays contract i mod n (deal mode) or kingdom i: the same plan for every run."""
-        if self.kingdom:
-            return [Unit(i, self.seed, self.rules, self.candidate, self.baseline, None) for i in range(self.units)]
+    def plan(self) -> Iterator[Unit]:
+        """Unit i plays contract i mod n (deal mode) or kingdom i: the same plan for every run. Made as
+        it is played, so a run of millions of deals starts at once and stops at once."""
         cs = list(self.contracts or self.rules.contracts)
-        return [
-            Unit(i, self.seed, self.rules, self.candidate, self.baseline, int(cs[i % len(cs)]))
-            for i in range(self.units)
-        ]
+        for i in range(self.units):
+            contract = None if self.kingdom else int(cs[i % len(cs)])
+            yield Unit(i, self.seed, self.rules, self.candidate, self.baseline, contract)
 
 
 @dataclass
@@ -48,13 +46,14 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
 
-def _results(config: ArenaConfig, units: list[Unit]) -> Iterator[UnitResult]:
-    if config.jobs <= 1:
+def _results(config: ArenaConfig, units: Iterator[Unit]) -> Iterator[UnitResult]:
+    jobs = min(config.jobs, config.units)  # more workers than deals would only be forked to idle
+    if jobs <= 1:
         for u in units:
             yield play_unit(u)
         return
     ctx = multiprocessing.get_context("fork")
-    pool = ctx.Pool(config.jobs, initializer=_quiet_worker)
+    pool = ctx.Pool(jobs, initializer=_quiet_worker)
     try:
         yield from pool.imap_unordered(play_unit, units, chunksize=1)
         pool.close()
@@ -65,14 +64,13 @@ def _results(config: ArenaConfig, units: list[Unit]) -> Iterator[UnitResult]:
 
 def run(config: ArenaConfig, progress: Callable[[int, int], None] | None = None) -> ArenaRun:
     """Play the plan; on Ctrl-C stop and keep what was measured so far (``interrupted`` is set)."""
-    units = config.plan()
     out = ArenaRun(config)
     t0 = time.perf_counter()
     try:
-        for res in _results(config, units):
+        for res in _results(config, config.plan()):
             out.results.append(res)
             if progress is not None:
-                progress(len(out.results), len(units))
+                progress(len(out.results), config.units)
     except KeyboardInterrupt:
         out.interrupted = True
     out.results.sort(key=lambda r: r.index)
