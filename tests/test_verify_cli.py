@@ -344,3 +344,27 @@ def test_json_lines_are_plain_ascii_as_json_dumps_writes_them(tmp_path: Path) ->
     line = r.stdout.rstrip("\n")
     doc = json.loads(line)
     assert "Kä" in doc["error"]["message"] and line == json.dumps(doc)
+
+
+def test_a_record_on_stdin_is_verified() -> None:
+    """``-`` reads the record from stdin, as Unix tools do: ``curl …/record | opentrix verify -``."""
+    exe = shutil.which("opentrix")
+    cmd: list[str] = [exe] if exe else [sys.executable, "-c", "from opentrix.cli import main; main()"]
+    text = (EXAMPLES / "classic-invalid-revoke.json").read_bytes()
+    done = subprocess.run([*cmd, "verify", "--json", "-"], input=text, capture_output=True, timeout=120, check=False)
+    assert done.returncode == 1
+    expected = json.loads((EXAMPLES / "classic-invalid-revoke.expected.json").read_text())
+    assert json_lines(done.stdout.decode()) == [expected]
+    done = subprocess.run([*cmd, "verify", "-"], input=text, capture_output=True, timeout=120, check=False)
+    assert done.stdout.decode().startswith("stdin: INVALID: deal 0, play 5: seat 1 must follow suit")
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "latin-1", "ascii"])
+def test_a_terminal_without_suit_symbols_gets_letters_not_a_traceback(encoding: str) -> None:
+    exe = shutil.which("opentrix")
+    cmd: list[str] = [exe] if exe else [sys.executable, "-c", "from opentrix.cli import main; main()"]
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    record = EXAMPLES / "classic-invalid-revoke.json"
+    done = subprocess.run([*cmd, "verify", str(record)], capture_output=True, env=env, timeout=120, check=False)
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
+    assert b"seat 1 must follow suit D (holds 8D 5D 3D)" in done.stdout

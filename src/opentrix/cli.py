@@ -6,7 +6,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 
@@ -23,7 +23,9 @@ app = typer.Typer(
 
 @app.command()
 def verify(
-    files: Annotated[list[Path], typer.Argument(help="opentrix-record/1 files to check", show_default=False)],
+    files: Annotated[
+        list[Path], typer.Argument(help="opentrix-record/1 files to check (- reads one from stdin)", show_default=False)
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document per record, one per line")] = False,
 ) -> None:
     """Check game records against the rules; print scores or the first error.
@@ -31,11 +33,14 @@ def verify(
     Exit status: 0 when every record is valid (finished or not), 1 when any is invalid or unreadable,
     2 for a usage error.
     """
-    from .verify import verify_path
+    from .verify import verify_path, verify_text
 
     bad = False
     for path in files:
-        result = verify_path(path)
+        if str(path) == "-":
+            result = verify_text(sys.stdin.buffer.read())
+        else:
+            result = verify_path(path)
         message = result.pop("_message", None)
         if not result["ok"]:
             bad = True
@@ -46,8 +51,24 @@ def verify(
         else:
             from .verify import describe
 
-            typer.echo(describe(str(path), result, message))
+            typer.echo(printable(describe("stdin" if str(path) == "-" else str(path), result, message)))
     raise typer.Exit(1 if bad else 0)
+
+
+def printable(text: str, stream: TextIO | None = None) -> str:
+    """``text`` as ``stream`` (stdout) can write it: a terminal or file that cannot take the suit symbols
+    gets letters (``Q♦`` as ``QD``) and any other such character escaped, not a traceback."""
+    encoding = getattr(stream or sys.stdout, "encoding", None) or "utf-8"
+    try:
+        "".encode(encoding)
+    except LookupError:
+        encoding = "ascii"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = text.translate(str.maketrans("♠♥♦♣", "SHDC"))
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    return text
 
 
 @app.command()
