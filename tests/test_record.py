@@ -167,15 +167,18 @@ def _set(path: tuple[Any, ...], value: Any) -> Any:
 
 
 CASES: list[tuple[str, Any, int | None, int | None, str]] = [
-    ("not a JSON object", lambda d: d.clear() or d.update({"x": 1}), None, None, "'format' must be"),
-    ("wrong format", _set(("format",), "pgn"), None, None, "'format' must be 'opentrix-record/1', not 'pgn'"),
+    ("no format", lambda d: d.clear() or d.update({"x": 1}), None, None,
+     "'format' is missing (it must be \"opentrix-record/1\")"),
+    ("wrong format", _set(("format",), "pgn"), None, None, "'format' must be \"opentrix-record/1\", not \"pgn\""),
+    ("format of the wrong type", _set(("format",), True), None, None, "not true"),  # JSON's words, not Python's
+    ("format left empty", _set(("format",), None), None, None, "not null"),
     ("unknown preset", _set(("rules",), "hearts"), None, None, "unknown preset 'hearts'"),
     ("unknown option", _set(("rules",), {"preset": "classic", "jokers": True}), None, None,
      "rules: unknown option 'jokers'"),
     ("option of the wrong type", _set(("rules",), {"doubling": "yes"}), None, None,
-     "rules: option 'doubling' must be true or false, not 'yes'"),
+     "rules: option 'doubling' must be true or false, not \"yes\""),
     ("bad option value", _set(("rules",), {"tiebreak": "coin"}), None, None,
-     "rules: option 'tiebreak' must be one of none, extra_koh_deal, extra_kingdom, not 'coin'"),
+     "rules: option 'tiebreak' must be one of none, extra_koh_deal, extra_kingdom, not \"coin\""),
     ("bad points", _set(("rules",), {"points": {"trix": [1, 2]}}), None, None,
      "rules: points 'trix' must be a list of four integers"),
     ("rules of the wrong type", _set(("rules",), 3), None, None, "rules must be a preset name or an object"),
@@ -208,7 +211,7 @@ CASES: list[tuple[str, Any, int | None, int | None, str]] = [
     ("doubled of the wrong type", _set(("deals", 4, "doubled"), "KH"), 4, None, "'doubled' must be a list of cards"),
     ("bad doubled card", _set(("deals", 4, "doubled"), ["KX"]), 4, None, "doubled: not a card: 'KX'"),
     ("thrown_in of the wrong type", _set(("deals", 4, "thrown_in"), "1"), 4, None,
-     "'thrown_in' must be a seat from 0 to 3, not '1'"),
+     "'thrown_in' must be a seat from 0 to 3, not \"1\""),
     ("thrown_in out of range", _set(("deals", 4, "thrown_in"), 4), 4, None,
      "'thrown_in' must be a seat from 0 to 3, not 4"),
     ("claim when no redeal applies", _set(("deals", 4, "thrown_in"), 1), 4, None,

@@ -115,7 +115,7 @@ def _bad_records() -> dict[str, tuple[str, int | None, int | None, str]]:
     out["empty"] = ("", None, None, "not JSON")
     out["binary"] = ("\x00\x01garbage", None, None, "not JSON")
     out["nested-too-deeply"] = ("[" * 100_000, None, None, "nested far too deeply")
-    add("a-list", full, lambda d: d.clear(), None, None, "'format' must be")
+    add("a-list", full, lambda d: d.clear(), None, None, "'format' is missing")
     add("wrong-format", full, lambda d: d.update(format="opentrix-record/2"), None, None, "'format' must be")
     add("rules-number", full, lambda d: d.update(rules=7), None, None, "rules must be a preset name or an object")
     add("unknown-preset", full, lambda d: d.update(rules="saudi"), None, None, "unknown preset 'saudi'")

@@ -6,6 +6,8 @@ and as record letters (``KH``) in ``error.plain``, which the referee's JSON outp
 
 from __future__ import annotations
 
+import json
+
 from .cards import Card, Suit, card_name
 
 Part = str | int | Card | Suit
@@ -73,3 +75,13 @@ class IllegalClaim(IllegalAction):
 
 class InvalidDeal(TrixError):
     """Hands that are not four hands of 13 distinct cards."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value from a record as its JSON text (``true``, ``null``, ``"x"``, ``1e+100``), cut short when
+    long: error messages quote what the file says, not Python's spelling of it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

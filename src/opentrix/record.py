@@ -10,7 +10,7 @@ from . import actions as A
 from .cards import cards_of, parse_card
 from .contracts import Contract
 from .deal import DOUBLABLE_IN, Phase
-from .errors import TrixError
+from .errors import TrixError, shown
 from .match import Match
 from .rules import Rules, RulesError
 
@@ -117,8 +117,10 @@ class Record:
         if not isinstance(data, dict):
             raise RecordError(f"a record is a JSON object, not {_json_kind(data)}")
         fmt = data.get("format")
+        if "format" not in data:
+            raise RecordError(f"'format' is missing (it must be \"{FORMAT}\")")
         if fmt != FORMAT:
-            raise RecordError(f"'format' must be {FORMAT!r}, not {fmt!r}")
+            raise RecordError(f"'format' must be \"{FORMAT}\", not {shown(fmt)}")
         try:
             rules = Rules.from_json(data.get("rules"))
         except RulesError as e:
@@ -262,7 +264,7 @@ def _read_deal(i: int, d: object) -> DealRecord:
     if thrown_in is not None and (
         not isinstance(thrown_in, int) or isinstance(thrown_in, bool) or not 0 <= thrown_in <= 3
     ):
-        raise RecordError(f"'thrown_in' must be a seat from 0 to 3, not {thrown_in!r}", i)
+        raise RecordError(f"'thrown_in' must be a seat from 0 to 3, not {shown(thrown_in)}", i)
     if "plays" not in d:
         raise RecordError("'plays' is missing (an empty list when no card has been played)", i)
     plays_data = d["plays"]

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from .cards import Card, card_name, parse_card
 from .contracts import COMPLEX_CONTRACTS, STANDARD_CONTRACTS, Contract
+from .errors import shown
 
 KingdomPasses = Literal["with_play", "against_play"]
 SelfCapture = Literal["normal", "doubled", "doubled_leader_gains"]
@@ -61,7 +62,7 @@ class Points:
     @classmethod
     def from_json(cls, data: object) -> Points:
         if not isinstance(data, dict):
-            raise RulesError(f"rules: 'points' must be an object, not {data!r}")
+            raise RulesError(f"rules: 'points' must be an object, not {shown(data)}")
         known = [f.name for f in dataclasses.fields(cls)]
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
@@ -73,11 +74,11 @@ class Points:
                     or len(value) != 4
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
                 ):
-                    raise RulesError(f"rules: points 'trix' must be a list of four integers, not {value!r}")
+                    raise RulesError(f"rules: points 'trix' must be a list of four integers, not {shown(value)}")
                 kwargs[key] = tuple(value)
             else:
                 if not isinstance(value, int) or isinstance(value, bool):
-                    raise RulesError(f"rules: points {key!r} must be an integer, not {value!r}")
+                    raise RulesError(f"rules: points {key!r} must be an integer, not {shown(value)}")
                 kwargs[key] = value
         return cls(**kwargs)
 
@@ -137,10 +138,10 @@ class Rules:
         if isinstance(data, str):
             return cls.preset(data)
         if not isinstance(data, dict):
-            raise RulesError(f"rules must be a preset name or an object, not {data!r}")
+            raise RulesError(f"rules must be a preset name or an object, not {shown(data)}")
         preset = data.get("preset", "classic")
         if not isinstance(preset, str):
-            raise RulesError(f"rules: 'preset' must be a preset name, not {preset!r}")
+            raise RulesError(f"rules: 'preset' must be a preset name, not {shown(preset)}")
         base = cls.preset(preset)
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
@@ -192,15 +193,15 @@ OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "pre
 def _check_option(key: str, value: Any) -> Any:
     if key in _BOOLS:
         if not isinstance(value, bool):
-            raise RulesError(f"rules: option {key!r} must be true or false, not {value!r}")
+            raise RulesError(f"rules: option {key!r} must be true or false, not {shown(value)}")
         return value
     if key in _CHOICES:
         if value not in _CHOICES[key]:
-            raise RulesError(f"rules: option {key!r} must be one of {', '.join(_CHOICES[key])}, not {value!r}")
+            raise RulesError(f"rules: option {key!r} must be one of {', '.join(_CHOICES[key])}, not {shown(value)}")
         return value
     if key == "kingdoms":
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 100:
-            raise RulesError(f"rules: option 'kingdoms' must be a whole number from 1 to 100, not {value!r}")
+            raise RulesError(f"rules: option 'kingdoms' must be a whole number from 1 to 100, not {shown(value)}")
         return value
     if key == "first_king_card":
         if isinstance(value, Card):
