@@ -173,6 +173,8 @@ async def test_typing_out_of_turn_and_hurrying_the_bots() -> None:
         assert "Waiting for Right (random)" in screen_text(app)
         await type_text(pilot, "qs")
         assert "'qs': it is not your turn" in screen_text(app)
+        await pilot.press("less_than_sign")
+        assert "pause 30s" in screen_text(app)  # slower than the longest step: never faster
         await pilot.press("greater_than_sign")
         assert "pause 2.5s" in screen_text(app)  # the longest step below 30 s
         while s.bot_to_act() is not None:
@@ -488,3 +490,13 @@ async def test_a_match_taken_up_from_its_save_file_says_so(tmp_path: Path) -> No
         words = " ".join(screen.split())  # the message wraps the long temporary path
         assert "Taken up from" in words and "(0 deals played)." in words
         assert again.session.match.history == history and "Queens" in screen.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--pause", "nan"), ("--pause", "inf"), ("--pause", "1e308"), ("--pause", "-1"), ("--bot-delay", "nan")],
+)
+def test_pauses_out_of_all_proportion_are_refused(option: str, value: str) -> None:
+    args = ["play", "--terminal" if option == "--pause" else "--no-browser", option, value]
+    result = CliRunner().invoke(cli_app, args)
+    assert result.exit_code == 2 and option in result.output and "0 to 60 seconds" in result.output

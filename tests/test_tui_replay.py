@@ -18,7 +18,7 @@ from opentrix.tui import render
 from opentrix.tui.commands import register
 from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.render import hand_compact
-from opentrix.tui.replay import build_replay, load_replay
+from opentrix.tui.replay import build_replay, load_replay, shown_name
 from opentrix.tui.replay_app import ReplayApp
 from opentrix.tui.session import PlaySession
 from opentrix.tui.snapshot import screen_text
@@ -179,3 +179,32 @@ async def test_replay_in_a_small_terminal_still_shows_the_end_line() -> None:
         await pilot.pause()
         await pilot.pause()
         assert "Total" in screen_text(app)
+
+
+def test_names_from_a_record_cannot_break_the_layout() -> None:
+    """A record may name a player anything; the viewer shows one short line of it."""
+    assert shown_name("Lina") == "Lina"
+    assert shown_name("Omar\nbin\tSaleh") == "Omar bin Saleh"
+    assert shown_name("\u202eevil\u202c name") == "evil name"  # no right-to-left override
+    assert shown_name("x" * 200) == "x" * 19 + "…"
+    assert shown_name("\n\u200f") == "?"
+
+
+async def test_a_replay_with_long_and_odd_names_keeps_its_table() -> None:
+    data = json.loads(example("classic-full-match.json").read_text())
+    data["players"] = ["L" * 200, "line\nbreak", "\u202eover", "Omar"]
+    rp = build_replay(Record.from_json(data))
+    app = ReplayApp(rp, "odd.json", Glyphs())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "right")
+        await pilot.pause()
+        text = screen_text(app)
+    assert "L" * 19 + "…" in text and "L" * 21 not in text and "line break" in text and "\u202e" not in text
+
+
+def test_a_record_with_no_deals_yet_is_valid_with_nothing_to_show(tmp_path: Path) -> None:
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps({"format": "opentrix-record/1", "rules": "classic", "deals": []}))
+    result = CliRunner().invoke(replay_cli(), ["replay", str(path)])
+    assert result.exit_code == 0 and "valid record with no deals yet" in result.output
+    assert "invalid" not in result.output

@@ -278,3 +278,25 @@ def test_a_save_file_is_never_overwritten_by_another_match(tmp_path: Path) -> No
     empty = tmp_path / "empty.json"
     empty.touch()  # made ready for the match: a new one starts
     assert PlaySession.open(None, None, 3, empty).match.history == []
+
+
+def test_a_save_file_that_cannot_be_written_is_refused_up_front(tmp_path: Path) -> None:
+    """Even where permissions say yes (root, /proc): every save of the match would fail, and the exit
+    status would hide it."""
+    with pytest.raises(ValueError, match=r"cannot save to /proc/m\.json"):
+        session(save=Path("/proc/m.json"))
+    with pytest.raises(ValueError, match="cannot save to"):
+        PlaySession.open(None, None, None, Path("/proc/m.json"))
+    assert not list(tmp_path.iterdir())
+    session(save=tmp_path / "m.json")
+    assert not list(tmp_path.iterdir())  # the probe leaves nothing behind
+
+
+def test_a_record_with_no_deals_is_no_match_to_lose(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"format": "opentrix-record/1", "rules": "wikipedia", "deals": []}))
+    s = PlaySession.open(None, None, 3, path)  # a new match (classic: --rules was not given), nothing taken up
+    assert s.match.rules == Rules.preset("classic") and s.notice == "" and s.seed == 3
+    with pytest.raises(ValueError, match="holds no match to take up"):
+        path.write_text(json.dumps({"format": "opentrix-record/1", "rules": "wikipedia", "deals": [{}]}))
+        PlaySession.open(None, None, 3, path)

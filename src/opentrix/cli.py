@@ -117,16 +117,16 @@ def play(
             raise typer.BadParameter("give one level or three, e.g. hard,medium,easy", param_hint="--bots")
     if terminal:
         tui = importlib.import_module("opentrix.tui")
-        if pause < 0:
-            raise typer.BadParameter("the pause cannot be negative", param_hint="--pause")
+        if not 0 <= pause <= 60:  # also refuses nan
+            raise typer.BadParameter("the pause is 0 to 60 seconds", param_hint="--pause")
         # Not given, rules and bots are those of the unfinished match in --save, if there is one.
         tui.play_terminal(
             rules=rules, bots=levels, seed=seed, save=save, ascii=True if ascii_only else None, pause=pause
         )
     else:
         web = importlib.import_module("opentrix.server.commands")
-        if bot_delay < 0:
-            raise typer.BadParameter("the delay cannot be negative", param_hint="--bot-delay")
+        if not 0 <= bot_delay <= 60:  # also refuses nan
+            raise typer.BadParameter("the delay is 0 to 60 seconds", param_hint="--bot-delay")
         if save is not None:
             raise typer.BadParameter("the browser table keeps its matches itself; --save is for --terminal")
         web.play_web(

@@ -39,6 +39,11 @@ class RecordError(Exception):
         return {"deal": self.deal, "play": self.play, "message": self.plain}
 
 
+class NoDeals(RecordError):
+    """A valid record that stops before its first deal: there is no match to rebuild (``verify``
+    calls it valid; a viewer has nothing to show)."""
+
+
 @dataclass
 class DealRecord:
     """One deal as recorded: hands as dealt, the contract, doubled cards, a throw-in, the plays."""
@@ -152,7 +157,7 @@ class Record:
                 raise RecordError(str(e), i, plain=e.plain) from None
             _replay_deal(match, i, dr)
         if match is None:
-            raise RecordError("the record has no deals; it needs at least the first deal's hands")
+            raise NoDeals("the record has no deals; it needs at least the first deal's hands")
         return match
 
 

@@ -137,11 +137,12 @@ def serve(
 
     from .settings import Settings
 
-    if bot_delay < 0 or deal_pause < 0 or grace < 0:
-        raise typer.BadParameter("delays are seconds, 0 or more")
+    for value, option in ((bot_delay, "--bot-delay"), (deal_pause, "--deal-pause"), (grace, "--grace")):
+        if not 0 <= value <= 86400:  # also refuses nan and inf
+            raise typer.BadParameter("give a number of seconds from 0 to 86400", param_hint=option)
     if not 1 <= lease <= 3600:
         raise typer.BadParameter("the lease is 1 to 3600 seconds", param_hint="--lease")
-    if not park_after > 0:
+    if not 0 < park_after < float("inf"):
         raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
     url, port = preflight(database, host, port)
     settings = Settings(

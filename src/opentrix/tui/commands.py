@@ -20,7 +20,7 @@ def replay(
 
     An invalid record is shown up to its first error, which is named as `opentrix verify` names it.
     """
-    from ..record import RecordError
+    from ..record import NoDeals, RecordError
     from . import require_textual
     from .glyphs import Glyphs, ascii_wanted
     from .replay import load_replay
@@ -32,6 +32,9 @@ def replay(
     except OSError as e:
         typer.echo(f"opentrix replay: cannot read {file}: {e.strerror or e}", err=True)
         raise typer.Exit(1) from None
+    except NoDeals:
+        typer.echo(f"opentrix replay: {file}: a valid record with no deals yet: nothing to show")
+        return
     except RecordError as e:
         typer.echo(f"opentrix replay: {file}: invalid record: {glyphs.text(e.located())}", err=True)
         raise typer.Exit(1) from None

@@ -442,7 +442,7 @@ class PlayApp(App[None]):
         self.refresh_table()
 
     def action_slower(self) -> None:
-        self.pause = min((p for p in PAUSES if p > self.pause), default=PAUSES[-1])
+        self.pause = min((p for p in PAUSES if p > self.pause), default=max(self.pause, PAUSES[-1]))  # never faster
         self.refresh_table()
 
     def action_scores(self) -> None:

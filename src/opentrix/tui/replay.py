@@ -6,6 +6,7 @@ doubles as a debugger for records the referee rejects.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from .session import phrase
 
 # Answers that change nothing on the table get no step of their own.
 SILENT = (A.NO_CLAIM, A.NO_DOUBLE)
+NAME_WIDTH = 20  # characters of a player's name shown (the seat's label and the captions)
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,10 @@ def load_replay(path: Path, g: Glyphs | None = None) -> Replay:
 
 def build_replay(record: Record, g: Glyphs | None = None) -> Replay:
     g = g or Glyphs()
-    names = [f"{p} ({s})" for s, p in enumerate(record.players)] if record.players else [f"seat {s}" for s in range(4)]
+    if record.players:
+        names = [f"{shown_name(p)} ({s})" for s, p in enumerate(record.players)]
+    else:
+        names = [f"seat {s}" for s in range(4)]
     error: RecordError | None = None
     valid = record
     try:
@@ -83,6 +88,15 @@ def _valid_part(record: Record, e: RecordError) -> tuple[Record, Match | None]:
         except RecordError:
             continue
     return record, None
+
+
+def shown_name(name: str, width: int = NAME_WIDTH) -> str:
+    """A player's name from a record as one short line: control and direction-changing characters
+    (a newline, U+202E) dropped, spaces collapsed, cut to ``width`` with an ellipsis, so a name
+    cannot break the table's layout."""
+    kept = "".join(" " if c.isspace() else c for c in name if c.isspace() or unicodedata.category(c)[0] != "C")
+    kept = " ".join(kept.split()) or "?"
+    return kept if len(kept) <= width else kept[: width - 1] + "…"
 
 
 def _steps(record: Record, final: Match, names: list[str], g: Glyphs) -> list[Step]:

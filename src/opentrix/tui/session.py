@@ -19,7 +19,7 @@ from ..contracts import Contract
 from ..deal import Phase, deal_hands
 from ..errors import TrixError
 from ..match import Match
-from ..record import Record, RecordError, load
+from ..record import NoDeals, Record, RecordError, load
 from ..rules import Rules
 from ..view import View, view
 from .glyphs import Glyphs
@@ -163,6 +163,23 @@ def write_atomically(path: Path, text: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def can_save(path: Path) -> None:
+    """Raise ValueError unless ``write_atomically`` can write ``path``: found out before the match, not
+    at its first card (every save would fail, the match be lost on quitting)."""
+    if path.is_dir():
+        raise ValueError(f"cannot save to {path}: it is a folder; give a file name")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValueError(f"cannot save to {path}: the folder {folder} does not exist")
+    probe = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        probe.write_text("", encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"cannot save to {path}: {e.strerror or e}") from None
+    finally:
+        probe.unlink(missing_ok=True)
+
+
 def hint_bot() -> Bot:
     """The strongest bot available, for hints."""
     for name in HINT_BOTS:
@@ -201,13 +218,7 @@ class PlaySession:
         self.save_path = save
         self.save_error: str | None = None
         if save is not None:
-            parent = save.parent if str(save.parent) else Path(".")
-            if not parent.is_dir():
-                raise ValueError(f"cannot save to {save}: the folder {parent} does not exist")
-            if save.is_dir():
-                raise ValueError(f"cannot save to {save}: it is a folder")
-            if not os.access(parent, os.W_OK):
-                raise ValueError(f"cannot save to {save}: the folder {parent} is not writable")
+            can_save(save)
 
     @classmethod
     def open(cls, rules: str | None, bots: Sequence[str] | None, seed: int | None, save: Path | None) -> PlaySession:
@@ -226,6 +237,8 @@ class PlaySession:
             match = record.replay()
         except OSError as e:
             raise ValueError(f"cannot read {save}: {e.strerror or e}") from None
+        except NoDeals:  # a record stopped before its first deal: no match in it to lose
+            return cls(rules or "classic", bots or DEFAULT_BOTS, seed, save)
         except RecordError as e:
             raise ValueError(f"{save} holds no match to take up ({e.located()}); {again}") from None
         if match.is_over:
