@@ -122,6 +122,13 @@ def test_cli_rejects_runs_out_of_all_proportion(option: str, value: str) -> None
 
 def test_spec_parsing() -> None:
     assert parse_spec("strong:samples=40:inference=false").options == {"samples": 40, "inference": False}
+    assert parse_spec("strong:inference=False:samples=none:budget_ms=50").label == (
+        "strong:inference=false:samples=none:budget_ms=50"  # as the command line spells it
+    )
+    with pytest.raises(SpecError, match=r"option samples of strong is given twice \(4 and 8\)"):
+        parse_spec("strong:samples=4:samples=8")
+    with pytest.raises(SpecError, match=r"takes a whole number, not 1e9$"):
+        parse_spec("strong:samples=1e9")
     with pytest.raises(SpecError, match=r"known: .*basic"):
         parse_spec("grandmaster")
     with pytest.raises(SpecError, match="option"):
@@ -192,7 +199,7 @@ def test_cli_rejects_a_file_it_cannot_open_before_the_run(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("spec", "says"),
     [
-        ("strong:samples=abc", "option samples of strong takes a whole number, not 'abc'"),
+        ("strong:samples=abc", "option samples of strong takes a whole number, not abc"),
         ("strong:inference=maybe", "option inference of strong takes yes or no"),
         ("strong:foo=1", "unknown option 'foo' for strong (its options: samples, budget_ms,"),
         ("basic:samples=4", "unknown option 'samples' for basic (its options: mistakes)"),

@@ -27,7 +27,7 @@ class BotSpec:
 
     @property
     def label(self) -> str:
-        opts = "".join(f":{k}={v}" for k, v in self.options.items())
+        opts = "".join(f":{k}={_spelled(v)}" for k, v in self.options.items())
         return self.name + opts
 
     def build(self, seed: str) -> Bot:
@@ -46,6 +46,13 @@ class BotSpec:
         return bot
 
 
+def _spelled(value: Any) -> str:
+    """An option's value as the command line writes it (``false``, ``none``), for labels and messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
+
+
 def _value(text: str) -> Any:
     low = text.lower()
     if low in ("true", "yes", "on"):
@@ -62,11 +69,12 @@ def _value(text: str) -> Any:
     return text
 
 
-def _check_options(name: str, cls: type, options: dict[str, Any]) -> None:
+def _check_options(name: str, cls: type, options: dict[str, Any], raw: dict[str, str] | None = None) -> None:
     """Each option is one the bot takes, with a value of the kind its default has (a number, yes/no)."""
     signature = inspect.signature(cls).parameters.values()  # the constructor's, without self
     params = {p.name: p for p in signature if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
     takes_any = any(p.kind == p.VAR_KEYWORD for p in signature)
+    raw = raw or {}
     for key, value in options.items():
         param = params.get(key)
         if param is None:
@@ -86,7 +94,7 @@ def _check_options(name: str, cls: type, options: dict[str, Any]) -> None:
             continue
         fits = fits or (value is None and "None" in annotation)
         if not fits:
-            raise SpecError(f"option {key} of {name} takes {kind}, not {value!r}")
+            raise SpecError(f"option {key} of {name} takes {kind}, not {raw.get(key, _spelled(value))}")
 
 
 def parse_spec(text: str) -> BotSpec:
@@ -96,14 +104,19 @@ def parse_spec(text: str) -> BotSpec:
     if name not in known:
         raise SpecError(f"unknown bot {name!r} (known: {', '.join(known)})")
     options: dict[str, Any] = {}
+    raw: dict[str, str] = {}
     for p in parts:
         key, eq, value = p.partition("=")
+        key = key.strip()
         if not eq or not key:
             raise SpecError(f"bad option {p!r} for {name}: write option=value, e.g. {name}:samples=40")
-        options[key.strip()] = _value(value.strip())
+        if key in options:
+            raise SpecError(f"option {key} of {name} is given twice ({raw[key]} and {value.strip()})")
+        options[key] = _value(value.strip())
+        raw[key] = value.strip()
     spec = BotSpec(name, options)
     try:
-        _check_options(name, type(BotSpec(name).build("check")), options)
+        _check_options(name, type(BotSpec(name).build("check")), options, raw)
         spec.build("check")
     except SpecError:
         raise
