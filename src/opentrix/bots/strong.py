@@ -355,7 +355,10 @@ def _pick(means: dict[Action, float], n: int, how: str) -> tuple[Action, str]:
     best = ranked[0]
     name = A.to_str(best, symbols=True)
     gap = means[best] - means[ranked[1]] if len(ranked) > 1 else 0.0
-    return best, f"{name}: best on average over {n} simulated deals {how} ({means[best]:+.0f}, {gap:.0f} ahead)"
+    scored = f"scores {means[best]:+.0f} on average"
+    if len(ranked) > 1:
+        scored += f", {gap:.1f} more than the next best" if gap >= 0.05 else ", as much as the next best"
+    return best, f"{name}: best over {n} simulated deals {how} ({scored})"
 
 
 def candidates(know: Knowledge, legal: Sequence[Action]) -> list[Action]:
