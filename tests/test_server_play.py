@@ -311,7 +311,11 @@ async def test_finished_matches_are_listed_downloadable_and_replayable(server: L
     server.run(server.app.state.hub.sweep())
     assert t["id"] not in server.app.state.hub.tables
     info = httpx.get(f"{server.base}/api/tables/{t['id']}", timeout=10).json()
-    assert info == {"id": t["id"], "status": "finished"}
+    # The store still says who sat where and how it ended, from the record, for the table's page.
+    ended = Record.loads(r.text).replay()
+    assert info["stored"] is True and info["status"] == "finished" and info["match_over"] is True
+    assert info["totals"] == list(ended.totals) and info["winners"] == list(ended.winners)
+    assert info["seats"][0]["name"] == "Lina" and "team_totals" not in info
     # An unfinished table has no record yet.
     t2 = server.create(name="Lina", bots="random")
     assert httpx.get(f"{server.base}/api/tables/{t2['id']}/record", timeout=10).status_code == 404

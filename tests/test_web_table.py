@@ -724,3 +724,77 @@ def test_text_on_the_felt_and_dimmed_cards_are_legible(browser: Browser, server:
     assert contrast(face, CARD_FACE) >= 2  # and still plainly dimmed beside a playable card
     assert not errors, errors
     page.context.close()
+
+
+def _finish(server: LiveServer, t: dict[str, Any]) -> None:
+    async def finish() -> None:
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.play_to_end(random.Random(2))
+        await me.close()
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
+        pool.submit(asyncio.run, finish()).result(timeout=60)
+
+
+def test_a_partnership_match_ends_with_team_standings_kept_after_the_table_is_put_away(
+    browser: Browser, server: LiveServer
+) -> None:
+    t = server.create(name="Lina", bots="random", start=True, seed=5, kingdoms=1, partnership=True)
+    _finish(server, t)
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en")
+    dialog = page.locator("#match-over")
+    dialog.wait_for()
+    rows = dialog.locator("#standings tbody tr")
+    assert rows.count() == 2 and "Team" in rows.nth(0).inner_text()  # the teams, as the match is decided
+    # The whole score sheet stays open when the table is redrawn (it snapped shut on the next redraw).
+    dialog.locator("summary").click()
+    old = page.locator("#all-scores").element_handle()
+    page.evaluate("window.dispatchEvent(new Event('langchange'))")  # a redraw, as any update makes
+    assert not old.evaluate("d => d.isConnected")  # the dialog was drawn anew…
+    assert page.locator("#all-scores").evaluate("d => d.open")  # …with the sheet still open
+
+    page.goto("about:blank")
+    hub = server.app.state.hub
+    for _ in range(100):  # nobody there any more: the finished table is put away
+        server.run(hub.sweep())
+        if t["id"] not in hub.tables:
+            break
+        page.wait_for_timeout(50)
+    assert t["id"] not in hub.tables
+    stored = httpx.get(f"{server.base}/api/tables/{t['id']}", timeout=10).json()
+    assert stored["stored"] is True and stored["match_over"] is True and len(stored["winners"]) in (2, 4)
+    assert stored["team_totals"] == [
+        stored["totals"][0] + stored["totals"][2],
+        stored["totals"][1] + stored["totals"][3],
+    ]
+    page.goto(f"{server.base}/t/{t['id']}?lang=en")
+    panel = page.locator("[data-testid=finished]")
+    panel.wait_for()
+    text = panel.inner_text()
+    assert "won" in text and "Team Lina &" in text
+    best = max(stored["team_totals"])
+    assert str(best) in panel.locator("#standings tbody tr").nth(0).inner_text()
+    shot(page, "finished-01-put-away")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_player_without_a_name_is_player_and_a_bad_code_is_no_table(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/?lang=en")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.fill("#name", "")
+    page.click("[data-start='1']")
+    page.wait_for_selector("[data-testid=board]")
+    code = page.evaluate("location.pathname").split("/")[-1]
+    seats = httpx.get(f"{server.base}/api/tables/{code}", timeout=10).json()["seats"]
+    assert seats[0]["name"] == "Player"  # "You" read as themselves to everyone else
+    page.goto(f"{server.base}/t/%3Cscript%3E?lang=en")
+    page.wait_for_selector("text=no table '<script>'")
+    assert "<script>" not in page.inner_html("#app")  # shown as text, never as markup
+    assert not errors, errors
+    page.context.close()

@@ -25,7 +25,7 @@ from .protocol import BadMessage, parse_action, parse_message, parse_seat
 from .protocol import error as error_message
 from .replay import replay_frames
 from .settings import Settings
-from .table import Connection, TableError
+from .table import Connection, TableError, stored_summary
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 MAX_BODY = 2_000_000  # an uploaded record for the replay viewer
@@ -184,7 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         row = await hub.stored(hub.storage.load_table, code)
         if row is None:
             return _bad(f"no table {code!r}", 404)
-        return JSONResponse({"id": row.id, "status": row.status})
+        return JSONResponse(await asyncio.to_thread(stored_summary, row))
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> Response:

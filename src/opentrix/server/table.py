@@ -132,6 +132,31 @@ def rules_for(preset: str, **options: Any) -> Rules:
     return Rules.preset(preset, **{k: v for k, v in options.items() if v is not None})
 
 
+def stored_summary(row: TableRow) -> dict[str, Any]:
+    """Public facts about a table no server has loaded (a finished match put away): who sat where and
+    how it ended, so that its page can still show the standings. ``stored`` tells the client so."""
+    rules = Rules.from_json(row.rules)
+    match = replay_actions(rules, row.seed, row.actions)
+    seats = [SeatState(s.seat, s.kind, s.name, s.bot_level).info() for s in row.seats]
+    for seat in seats:
+        seat["connected"] = False
+    doc: dict[str, Any] = {
+        "id": row.id,
+        "status": row.status,
+        "stored": True,
+        "seats": seats,
+        "preset": rules.preset_name,
+        "rules": rules.option_dict(),
+        "deal_number": len(match.deals),
+        "totals": list(match.totals),
+        "winners": list(match.winners),
+        "match_over": match.is_over,
+    }
+    if rules.partnership:
+        doc["team_totals"] = match.team_totals()
+    return doc
+
+
 def replay_actions(rules: Rules, seed: int, actions: list[tuple[int, int]]) -> Match:
     """Rebuild a match from its seed and stored actions, dealing the next deal whenever one is over."""
     match = Match(rules, seed=seed)

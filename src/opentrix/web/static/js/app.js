@@ -1,6 +1,6 @@
 // A one-page client: the path picks the screen (front page, table, history, replay).
 
-import { applyLang, lang, setLang } from "./i18n.js";
+import { applyLang, escapeHtml, lang, setLang, t } from "./i18n.js";
 import { mountHistory } from "./history.js";
 import { mountHome } from "./home.js";
 import { mountReplay } from "./replay.js";
@@ -16,9 +16,17 @@ function route() {
   const path = location.pathname;
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/))) unmount = mountTable(root, m[1]);
+  else if ((m = path.match(/^\/t\/(.*)$/))) noTable(m[1]); // no code has other characters
   else if (path === "/history") unmount = mountHistory(root);
   else if ((m = path.match(/^\/replay(?:\/([A-Za-z0-9]+))?\/?$/))) unmount = mountReplay(root, m[1] || null);
   else unmount = mountHome(root);
+}
+
+function noTable(code) {
+  let shown = code;
+  try { shown = decodeURIComponent(code); } catch { /* shown as typed */ }
+  root.innerHTML = `<div class="page"><div class="panel"><p>${escapeHtml(t("table.none", { code: shown }))}</p>`
+    + `<a class="btn" href="/" data-link>${t("nav.new")}</a></div></div>`;
 }
 
 document.addEventListener("click", (e) => {

@@ -65,7 +65,8 @@ export function mountHome(root) {
     localStorage.setItem("opentrix:new", JSON.stringify(prefs));
     Object.assign(saved, prefs);
     const body = {
-      name: prefs.name || (start ? t("you") : t("home.host")), rules: prefs.rules, partnership: prefs.partnership,
+      // Without a name: "Player" (others would read "You" as themselves), or "Host" for a friends' table.
+      name: prefs.name || (start ? t("home.player") : t("home.host")), rules: prefs.rules, partnership: prefs.partnership,
       kingdoms: prefs.kingdoms, timer: prefs.timer, bots: prefs.bots, start,
     };
     // ?seed=N on the front page deals a known match (the same cards for everyone who uses it).

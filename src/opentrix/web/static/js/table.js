@@ -21,7 +21,7 @@ export function mountTable(root, code) {
     n: null, epoch: null, view: null, info: null, drawer: null,
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
-    finishedOnly: false, dialogShown: null, announcedTurn: null,
+    finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false,
   };
   const tick = setInterval(() => updateTimer(root, st), 250);
 
@@ -42,7 +42,7 @@ export function mountTable(root, code) {
     ws.onclose = (e) => {
       st.connected = false;
       if (st.closed || st.ws !== ws) return;
-      if (e.code === 4404) { st.finishedOnly = true; render(); return; } // the table was finished and put away
+      if (e.code === 4404) { showStored(); return; } // the table was finished and put away
       render();
       const wait = Math.min(5000, 400 * 2 ** st.retry++);
       setTimeout(connect, wait);
@@ -216,11 +216,11 @@ export function mountTable(root, code) {
     const kingdoms = v.rules && typeof v.rules === "object" && v.rules.kingdoms ? v.rules.kingdoms : 4;
     const parts = [`<span class="chip">${t("table.code")} <b>${code}</b></span>`];
     if (v.tiebreak_deal) parts.push(`<span class="chip">${t("table.tiebreak")}</span>`);
-    else parts.push(`<span class="chip">${t("table.kingdom", { n: Math.min(v.kingdom + 1, kingdoms), of: kingdoms })} · ${t("table.deal", { n: v.deal_number + 1 })}</span>`);
+    else parts.push(`<span class="chip">${t("table.kingdom", { n: Math.min(v.kingdom + 1, kingdoms), of: kingdoms })} · ${t("table.deal", { n: dealCount(v) })}</span>`);
     parts.push(`<span class="chip">♛ ${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span>`);
     if (v.contract && v.phase !== "choose_contract") parts.push(`<span class="chip contract" data-testid="contract">${escapeHtml(contractName(v.contract))}</span>`);
-    else if (v.phase === "choose_contract") parts.push(`<span class="chip">${escapeHtml(v.king === st.seat ? t("table.choosing.you") : t("table.choosing", { name: seatName(v.king) }))}</span>`);
-    if (v.turn !== null && v.turn !== undefined) {
+    else if (v.phase === "choose_contract") parts.push(`<span class="chip ${v.king === st.seat ? "warn" : ""}" data-testid="turn">${escapeHtml(v.king === st.seat ? t("table.choosing.you") : t("table.choosing", { name: seatName(v.king) }))}</span>`);
+    if (v.turn !== null && v.turn !== undefined && v.phase !== "choose_contract") { // the chip above says whose turn
       const who = v.turn === st.seat ? t("table.turn.you") : t("table.turn.other", { name: seatName(v.turn) });
       parts.push(`<span class="chip ${v.turn === st.seat ? "warn" : ""}" data-testid="turn">${escapeHtml(who)}</span>`);
     }
@@ -321,7 +321,7 @@ export function mountTable(root, code) {
     const v = st.view;
     const head = `<tr><th>${t("dlg.deal")}</th>${[0, 1, 2, 3].map((s) => `<th dir="auto">${escapeHtml(seatName(s))}</th>`).join("")}</tr>`;
     const rows = v.history.map((h, i) => {
-      const name = h.thrown_in !== null ? "—" : contractName(h.contract);
+      const name = h.thrown_in !== null ? t("scores.thrownin") : contractName(h.contract);
       const cls = highlightLast && i === v.history.length - 1 ? "winner-row" : "";
       return `<tr class="${cls}"><td>${i + 1}. ${escapeHtml(name)} <small>♛${escapeHtml(seatName(h.king))}</small></td>${h.scores.map((x) => `<td class="${scoreClass(x)}">${x}</td>`).join("")}</tr>`;
     }).join("");
@@ -362,16 +362,42 @@ export function mountTable(root, code) {
     return `${t("took.tricks", { n: tricks })}<span class="taken-inline">${cards.map((c) => cardHTML(c, { cls: "mini" })).join("")}</span>`;
   }
 
+  /** Deals of the match so far, the one being played included; a thrown-in deal is dealt again and
+   *  counts once. */
+  function dealCount(v) {
+    const played = v.history.filter((h) => h.thrown_in === null).length;
+    return v.phase === "deal_over" || v.match_over ? Math.max(played, 1) : played + 1;
+  }
+
+  function headlineText(winners, teamTotals) {
+    const names = winners.map((s) => seatName(s)).join(" & ");
+    return winners.length > (teamTotals ? 2 : 1) ? t("dlg.shared", { names }) : t("dlg.won", { names });
+  }
+
+  /** Final standings: players by total, or in partnership the two teams by team total (each
+   *  partner's own total under the team's name), as the match is decided. */
+  function standingsHTML(totals, winners, teamTotals) {
+    let rows;
+    if (teamTotals) {
+      const teams = [[0, 2], [1, 3]].sort((x, y) => teamTotals[y[0]] - teamTotals[x[0]]);
+      rows = teams.map(([a, b]) => `<tr class="${winners.includes(a) ? "winner-row" : ""}"><td dir="auto">${escapeHtml(t("team.a", { a: seatName(a), b: seatName(b) }))}`
+        + `<br><small dir="auto">${escapeHtml(seatName(a))} ${totals[a]} · ${escapeHtml(seatName(b))} ${totals[b]}</small></td>`
+        + `<td class="${scoreClass(teamTotals[a])}">${teamTotals[a]}</td></tr>`).join("");
+    } else {
+      const order = [0, 1, 2, 3].sort((a, b) => totals[b] - totals[a]);
+      rows = order.map((s) => `<tr class="${winners.includes(s) ? "winner-row" : ""}"><td dir="auto">${escapeHtml(seatName(s))}</td><td class="${scoreClass(totals[s])}">${totals[s]}</td></tr>`).join("");
+    }
+    const who = teamTotals ? t("dlg.team") : t("dlg.player");
+    return `<table class="scores" id="standings"><thead><tr><th>${who}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  }
+
   function dialogHTML() {
     const v = st.view;
     if (v.match_over) {
-      const order = [0, 1, 2, 3].sort((a, b) => v.totals[b] - v.totals[a]);
-      const names = v.winners.map((s) => seatName(s)).join(" & ");
-      const headline = v.winners.length > (v.team_totals ? 2 : 1) ? t("dlg.shared", { names }) : t("dlg.won", { names });
-      const rows = order.map((s) => `<tr class="${v.winners.includes(s) ? "winner-row" : ""}"><td dir="auto">${escapeHtml(seatName(s))}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
+      const headline = headlineText(v.winners, v.team_totals);
       return `<div class="overlay"><div class="dialog" id="match-over" ${dialogAttrs("match-over", true)} data-autofocus><h2 id="match-over-title">${t("dlg.matchover")}</h2><p id="match-over-sub"><b>${escapeHtml(headline)}</b></p>`
-        + `<table class="scores" id="standings"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`
-        + `<details><summary>${t("table.scores")}</summary>${scoresTable(false)}</details>`
+        + standingsHTML(v.totals, v.winners, v.team_totals)
+        + `<details id="all-scores"${st.scoresOpen ? " open" : ""}><summary>${t("table.scores")}</summary>${scoresTable(false)}</details>`
         + `<div class="row"><a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>`
         + `<a class="btn secondary" href="/replay/${code}" data-link>${t("dlg.replay")}</a><a class="btn" href="/" data-link>${t("dlg.newtable")}</a></div></div></div>`;
     }
@@ -422,7 +448,12 @@ export function mountTable(root, code) {
   }
 
   function finishedOnlyHTML() {
-    return `<div class="page"><div class="panel"><h2>${t("dlg.matchover")}</h2>`
+    const info = st.info;
+    const known = info && info.seats && info.totals;
+    const result = known && info.winners.length
+      ? `<p><b>${escapeHtml(headlineText(info.winners, info.team_totals))}</b></p>${standingsHTML(info.totals, info.winners, info.team_totals)}`
+      : "";
+    return `<div class="page"><div class="panel" data-testid="finished"><h2>${t("dlg.matchover")}</h2>${result}`
       + `<div class="row" style="display:flex;gap:10px"><a class="btn" href="/replay/${code}" data-link>${t("dlg.replay")}</a>`
       + `<a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a></div></div></div>`;
   }
@@ -534,6 +565,20 @@ export function mountTable(root, code) {
     else if (!e.shiftKey && active === last) { e.preventDefault(); first.focus(); }
   }
 
+  /** The table was finished and put away while we looked: its page from the store (standings kept). */
+  async function showStored() {
+    st.finishedOnly = true;
+    try {
+      const info = await api(`/api/tables/${code}`);
+      if (info.stored) st.info = info;
+    } catch { /* the buttons still work */ }
+    render();
+  }
+
+  function onToggle(e) {
+    if (e.target.id === "all-scores") st.scoresOpen = e.target.open; // kept open across redraws
+  }
+
   function onInput(e) {
     if (e.target.id === "join-name") st.joinName = e.target.value;
   }
@@ -541,13 +586,14 @@ export function mountTable(root, code) {
   root.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
   root.addEventListener("input", onInput);
+  root.addEventListener("toggle", onToggle, true); // toggle does not bubble
   const onLang = () => render();
   window.addEventListener("langchange", onLang);
 
   (async () => {
     try {
       const info = await api(`/api/tables/${code}`);
-      if (info.status === "finished" && !info.seats) { st.finishedOnly = true; render(); return; }
+      if (info.status === "finished" && info.stored) { st.info = info; st.finishedOnly = true; render(); return; }
     } catch (err) {
       root.innerHTML = `<div class="page"><div class="panel"><p>${escapeHtml(err.message)}</p><a class="btn" href="/" data-link>${t("nav.new")}</a></div></div>`;
       return;
@@ -564,6 +610,7 @@ export function mountTable(root, code) {
     root.removeEventListener("click", onClick);
     document.removeEventListener("keydown", onKey);
     root.removeEventListener("input", onInput);
+    root.removeEventListener("toggle", onToggle, true);
     if (st.ws) st.ws.close();
   };
 }
