@@ -353,6 +353,10 @@ def test_the_doubling_and_redeal_dialogs(browser: Browser, server: LiveServer) -
     page.click("#claim-dialog [data-action='claim']")
     page.wait_for_selector("#deal-summary")  # a thrown-in deal ends at once
     shot(page, "dialogs-04-thrown-in")
+    page.click("#next-deal")
+    page.wait_for_selector("#deal-summary", state="detached")
+    status = page.locator(".statusbar").inner_text()
+    assert "Deal 1" in status and "Deal 2" not in status  # dealt again, it is still the first deal
     assert not errors, errors
     page.context.close()
 
