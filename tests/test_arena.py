@@ -129,6 +129,8 @@ def test_spec_parsing() -> None:
         parse_spec("strong:samples=4:samples=8")
     with pytest.raises(SpecError, match=r"takes a whole number, not 1e9$"):
         parse_spec("strong:samples=1e9")
+    with pytest.raises(SpecError, match=r"takes a whole number, not nothing$"):
+        parse_spec("strong:samples=")
     with pytest.raises(SpecError, match=r"known: .*basic"):
         parse_spec("grandmaster")
     with pytest.raises(SpecError, match="option"):

@@ -16,7 +16,7 @@ from opentrix import actions as A
 from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.record import FORMAT, Record, RecordError
-from opentrix.rules import Rules
+from opentrix.rules import Rules, RulesError
 from opentrix.verify import summary, verify_text
 
 EXAMPLES = resources.files("opentrix") / "examples"
@@ -374,3 +374,17 @@ def test_first_error_in_deal_order() -> None:
     data = example("classic-invalid-revoke")
     data["deals"].append({"hands": "none"})
     assert verify(data)["error"] == {"deal": 0, "play": 5, "message": "seat 1 must follow suit D"}
+
+
+def test_quoted_values_stay_one_plain_line_whatever_the_file_holds() -> None:
+    """A value quoted in a message: direction overrides escaped (they would turn the terminal's line
+    around), and one nested too deep to print again is named by kind (it was a RecursionError)."""
+    out = verify_text(json.dumps({"format": "\u202eevil", "deals": []}))
+    assert out["error"]["message"] == '\'format\' must be "opentrix-record/1", not "\\u202eevil"'
+    deep: list[Any] = []  # json.loads can read a value nested nearly as deep as the stack allows;
+    inner = deep  # quoting it takes a few frames more
+    for _ in range(100_000):
+        inner.append([])
+        inner = inner[0]
+    with pytest.raises(RulesError, match=r"option 'doubling' must be true or false, not a list$"):
+        Rules.from_json({"doubling": deep})

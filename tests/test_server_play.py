@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import re
 import signal
@@ -161,18 +162,22 @@ async def test_players_learn_how_many_watch_without_waiting_for_a_move(server: L
     first = await Player.join(server.ws_base, t["id"])
     told = await me.until(lambda m: m["type"] == "watching", timeout=5)
     assert told == {"type": "watching", "spectators": 1}
-    # Twenty more come at once, then go: the players hear of each crowd once, two seconds apart, and
-    # not of every arrival (forty messages), so opening and closing the link cannot flood them.
-    start = time.monotonic()
+    # Twenty more come at once, then go: the players hear of the crowd, not of every arrival and
+    # departure (forty messages), and never twice within two seconds, so the link cannot flood them.
+    heard = [time.monotonic()]
     crowd = [await Player.join(server.ws_base, t["id"]) for _ in range(20)]
-    told = await me.until(lambda m: m["type"] == "watching", timeout=5)
-    assert told["spectators"] == 21 and time.monotonic() - start >= 1.5
-    start = time.monotonic()
+    while (await me.until(lambda m: m["type"] == "watching", timeout=6))["spectators"] != 21:
+        heard.append(time.monotonic())
+    heard.append(time.monotonic())
     for p in crowd:
         await p.close()
-    told = await me.until(lambda m: m["type"] == "watching", timeout=5)
-    assert told["spectators"] == 1 and time.monotonic() - start >= 1.5
-    assert [m["spectators"] for m in me.messages if m["type"] == "watching"] == [1, 21, 1]
+    while (await me.until(lambda m: m["type"] == "watching", timeout=6))["spectators"] != 1:
+        heard.append(time.monotonic())
+    heard.append(time.monotonic())
+    counts = [m["spectators"] for m in me.messages if m["type"] == "watching"]
+    assert counts[0] == 1 and 21 in counts and counts[-1] == 1 and len(counts) <= 6, counts
+    # Server spacing is at least 2 s; what we measure on receipt may shrink by scheduling delays only.
+    assert all(b - a >= 1.0 for a, b in itertools.pairwise(heard)), heard
     await first.close()
     assert (await me.until(lambda m: m["type"] == "watching", timeout=5))["spectators"] == 0
     assert me.n == n  # plain messages: no event was numbered for them

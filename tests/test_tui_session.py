@@ -295,8 +295,12 @@ def test_a_save_file_that_cannot_be_written_is_refused_up_front(tmp_path: Path) 
 def test_a_record_with_no_deals_is_no_match_to_lose(tmp_path: Path) -> None:
     path = tmp_path / "m.json"
     path.write_text(json.dumps({"format": "opentrix-record/1", "rules": "wikipedia", "deals": []}))
-    s = PlaySession.open(None, None, 3, path)  # a new match (classic: --rules was not given), nothing taken up
-    assert s.match.rules == Rules.preset("classic") and s.notice == "" and s.seed == 3
+    s = PlaySession.open(None, None, 3, path)  # a new match under the record's rules, nothing taken up
+    assert s.match.rules == Rules.preset("wikipedia") and s.notice == "" and s.seed == 3
+    assert PlaySession.open("denexa", None, 3, path).match.rules == Rules.preset("denexa")
+    path.write_text(json.dumps({"format": "opentrix-record/1", "players": ["Lina", "a", "b", "c"], "deals": []}))
+    with pytest.raises(ValueError, match="not played in this terminal"):
+        PlaySession.open(None, None, 3, path)
     with pytest.raises(ValueError, match="holds no match to take up"):
         path.write_text(json.dumps({"format": "opentrix-record/1", "rules": "wikipedia", "deals": [{}]}))
         PlaySession.open(None, None, 3, path)

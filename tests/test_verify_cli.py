@@ -368,3 +368,13 @@ def test_a_terminal_without_suit_symbols_gets_letters_not_a_traceback(encoding: 
     done = subprocess.run([*cmd, "verify", str(record)], capture_output=True, env=env, timeout=120, check=False)
     assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
     assert b"seat 1 must follow suit D (holds 8D 5D 3D)" in done.stdout
+
+
+def test_stdin_is_read_once_and_a_closed_stdin_is_an_error_not_a_traceback() -> None:
+    exe = shutil.which("opentrix")
+    cmd: list[str] = [exe] if exe else [sys.executable, "-c", "from opentrix.cli import main; main()"]
+    done = subprocess.run([*cmd, "verify", "-", "-"], input=b"{}", capture_output=True, timeout=120, check=False)
+    assert done.returncode == 2 and b"give - once" in done.stderr
+    done = subprocess.run(" ".join([*cmd, "verify", "-", "<&-"]), shell=True, capture_output=True, timeout=120)
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
+    assert b"cannot read stdin" in done.stdout

@@ -6,7 +6,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import Annotated, Any, TextIO
 
 import typer
 
@@ -35,10 +35,19 @@ def verify(
     """
     from .verify import verify_path, verify_text
 
+    if sum(1 for path in files if str(path) == "-") > 1:
+        raise typer.BadParameter("stdin holds one record: give - once", param_hint="FILES")
     bad = False
     for path in files:
+        result: dict[str, Any]
         if str(path) == "-":
-            result = verify_text(sys.stdin.buffer.read())
+            if sys.stdin is None:  # started with stdin closed
+                result = {
+                    "ok": False,
+                    "error": {"deal": None, "play": None, "message": "cannot read stdin: it is closed"},
+                }
+            else:
+                result = verify_text(sys.stdin.buffer.read())
         else:
             result = verify_path(path)
         message = result.pop("_message", None)

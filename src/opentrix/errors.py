@@ -79,9 +79,13 @@ class InvalidDeal(TrixError):
 
 def shown(value: object, limit: int = 40) -> str:
     """A value from a record as its JSON text (``true``, ``null``, ``"x"``, ``1e+100``), cut short when
-    long: error messages quote what the file says, not Python's spelling of it."""
+    long: error messages quote what the file says, not Python's spelling of it. Characters that do
+    not print (a newline, a right-to-left override) are escaped, so a message stays one plain line."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
+    except RecursionError:  # nested deeper than the encoder goes: say what it is
+        return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "a value"
+    text = "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -94,7 +94,8 @@ def _check_options(name: str, cls: type, options: dict[str, Any], raw: dict[str,
             continue
         fits = fits or (value is None and "None" in annotation)
         if not fits:
-            raise SpecError(f"option {key} of {name} takes {kind}, not {raw.get(key, _spelled(value))}")
+            typed = raw.get(key, _spelled(value)) or "nothing"
+            raise SpecError(f"option {key} of {name} takes {kind}, not {typed}")
 
 
 def parse_spec(text: str) -> BotSpec:

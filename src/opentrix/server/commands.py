@@ -91,15 +91,15 @@ def _try_bind(host: str, port: int) -> int:
         family = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
     except socket.gaierror as e:
         raise _fail(f"cannot listen on {host!r}: {e.strerror or e}; choose another --host") from None
-    with socket.socket(family) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no clash
-        try:
+    try:
+        with socket.socket(family) as sock:  # IPv6 switched off here fails already at the socket
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no clash
             sock.bind((host, port))
-        except OSError as e:
-            if e.errno not in (errno.EADDRINUSE, errno.EACCES):  # the address is wrong, not the port
-                raise _fail(f"cannot listen on {host!r}: {e.strerror or e}; choose another --host") from None
-            raise _fail(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another --port") from None
-        return int(sock.getsockname()[1])
+            return int(sock.getsockname()[1])
+    except OSError as e:
+        if e.errno not in (errno.EADDRINUSE, errno.EACCES):  # the address is wrong, not the port
+            raise _fail(f"cannot listen on {host!r}: {e.strerror or e}; choose another --host") from None
+        raise _fail(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another --port") from None
 
 
 def browser_host(host: str) -> str:
@@ -144,15 +144,35 @@ def serve(
         raise typer.BadParameter("the lease is 1 to 3600 seconds", param_hint="--lease")
     if not 0 < park_after < float("inf"):
         raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
-    url, port = preflight(database, host, port)
+    url, _ = preflight(database, host, port)
     settings = Settings(
         database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, lease=lease, park_after=park_after
     )
     typer.echo(f"opentrix: tables stored in {url.split('@')[-1]}")
-    typer.echo(f"opentrix: open http://{browser_host(host)}:{port}/ in a browser")
     server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level))
     _stop_on_hangup(server)
-    server.run()
+
+    async def main() -> None:
+        serving = asyncio.create_task(server.serve())
+        if not await _started(server, serving):
+            raise typer.Exit(1)
+        bound = server.servers[0].sockets[0].getsockname()[1]  # the port the system gave, for --port 0
+        typer.echo(f"opentrix: open http://{browser_host(host)}:{bound}/ in a browser")
+        await serving
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())
+
+
+async def _started(server: Any, serving: asyncio.Task[None]) -> bool:
+    """Wait until uvicorn listens; False if it stopped first (it has said why in its log)."""
+    while not server.started:
+        if serving.done():
+            with contextlib.suppress(SystemExit):
+                await serving
+            return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 def _stop_on_hangup(server: Any) -> None:
@@ -191,11 +211,8 @@ def play_web(
 
     async def main() -> None:
         serving = asyncio.create_task(server.serve())
-        while not server.started:
-            if serving.done():
-                await serving
-                raise typer.Exit(1)
-            await asyncio.sleep(0.05)
+        if not await _started(server, serving):
+            raise typer.Exit(1)
         bound = server.servers[0].sockets[0].getsockname()[1]
         levels = ("medium", bots[0], bots[1], bots[2])
         spec = NewTable(name="You", preset=rules, bots=levels, seed=seed, start=True, local=True)

@@ -134,7 +134,10 @@ def rules_for(preset: str, **options: Any) -> Rules:
 
 def stored_summary(row: TableRow) -> dict[str, Any]:
     """Public facts about a table no server has loaded (a finished match put away): who sat where and
-    how it ended, so that its page can still show the standings. ``stored`` tells the client so."""
+    how it ended, so that its page can still show the standings. ``stored`` tells the client so. Of a
+    table another server is playing, only its status: that server answers for it."""
+    if row.status != "finished":
+        return {"id": row.id, "status": row.status}
     rules = Rules.from_json(row.rules)
     match = replay_actions(rules, row.seed, row.actions)
     seats = [SeatState(s.seat, s.kind, s.name, s.bot_level).info() for s in row.seats]

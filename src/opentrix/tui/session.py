@@ -238,7 +238,10 @@ class PlaySession:
         except OSError as e:
             raise ValueError(f"cannot read {save}: {e.strerror or e}") from None
         except NoDeals:  # a record stopped before its first deal: no match in it to lose
-            return cls(rules or "classic", bots or DEFAULT_BOTS, seed, save)
+            if record.players and record.players[0] != "player":
+                raise ValueError(f"{save} holds a match not played in this terminal (you at seat 0); {again}") from None
+            chosen = Rules.preset(rules) if rules is not None else record.rules
+            return cls(chosen, bots or DEFAULT_BOTS, seed, save)
         except RecordError as e:
             raise ValueError(f"{save} holds no match to take up ({e.located()}); {again}") from None
         if match.is_over:

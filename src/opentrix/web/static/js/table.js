@@ -63,7 +63,7 @@ export function mountTable(root, code) {
       st.epoch = msg.epoch;
       return;
     }
-    if (msg.type === "error") { st.pending = false; toast(msg.message); render(); return; }
+    if (msg.type === "error") { st.pending = false; st.lastError = msg.message; toast(msg.message); render(); return; }
     if (msg.type === "catchup") return; // the update that follows carries the state
     if (msg.type === "watching") {
       if (st.info) { st.info.spectators = msg.spectators; render(); }
@@ -119,7 +119,7 @@ export function mountTable(root, code) {
     } else if (a === "pass") {
       announce(`${who}: ${t("table.pass")}`);
     }
-    if (v.phase === "deal_over" && v.history.length) announce(t("dlg.dealover", { n: v.history.length }));
+    if (v.phase === "deal_over" && v.history.length) announce(t("dlg.dealover", { n: dealCount(v) }));
     if (v.match_over) announce(t("dlg.matchover"));
   }
 
@@ -320,10 +320,12 @@ export function mountTable(root, code) {
   function scoresTable(highlightLast) {
     const v = st.view;
     const head = `<tr><th>${t("dlg.deal")}</th>${[0, 1, 2, 3].map((s) => `<th dir="auto">${escapeHtml(seatName(s))}</th>`).join("")}</tr>`;
+    let n = 1; // deals numbered as the status bar counts them: a thrown-in deal and its redeal share one
     const rows = v.history.map((h, i) => {
       const name = h.thrown_in !== null ? t("scores.thrownin") : contractName(h.contract);
       const cls = highlightLast && i === v.history.length - 1 ? "winner-row" : "";
-      return `<tr class="${cls}"><td>${i + 1}. ${escapeHtml(name)} <small>♛${escapeHtml(seatName(h.king))}</small></td>${h.scores.map((x) => `<td class="${scoreClass(x)}">${x}</td>`).join("")}</tr>`;
+      const number = h.thrown_in !== null ? n : n++;
+      return `<tr class="${cls}"><td>${number}. ${escapeHtml(name)} <small>♛${escapeHtml(seatName(h.king))}</small></td>${h.scores.map((x) => `<td class="${scoreClass(x)}">${x}</td>`).join("")}</tr>`;
     }).join("");
     let foot = `<tr><td>${t("dlg.total")}</td>${v.totals.map((x) => `<td class="${scoreClass(x)}">${x}</td>`).join("")}</tr>`;
     if (v.team_totals) {
@@ -366,7 +368,9 @@ export function mountTable(root, code) {
    *  counts once. */
   function dealCount(v) {
     const played = v.history.filter((h) => h.thrown_in === null).length;
-    return v.phase === "deal_over" || v.match_over ? Math.max(played, 1) : played + 1;
+    const last = v.history[v.history.length - 1];
+    const over = v.phase === "deal_over" || v.match_over; // the deal just ended is the last in history
+    return over && last && last.thrown_in === null ? played : played + 1;
   }
 
   function headlineText(winners, teamTotals) {
@@ -418,7 +422,7 @@ export function mountTable(root, code) {
         ? `<span>${t("dlg.readywait", { n: ready.length })}</span>`
         : `<button class="btn" id="next-deal" data-cmd="next" data-autofocus>${t("dlg.next")}</button>`;
     }
-    return `<div class="overlay"><div class="dialog" id="deal-summary" ${dialogAttrs("deal-summary", true)}><h2 id="deal-summary-title">${t("dlg.dealover", { n: v.history.length })}</h2>${body}<div class="row">${action}</div></div></div>`;
+    return `<div class="overlay"><div class="dialog" id="deal-summary" ${dialogAttrs("deal-summary", true)}><h2 id="deal-summary-title">${t("dlg.dealover", { n: dealCount(v) })}</h2>${body}<div class="row">${action}</div></div></div>`;
   }
 
   function lobbyHTML() {
@@ -567,12 +571,20 @@ export function mountTable(root, code) {
 
   /** The table was finished and put away while we looked: its page from the store (standings kept). */
   async function showStored() {
-    st.finishedOnly = true;
     try {
       const info = await api(`/api/tables/${code}`);
-      if (info.stored) st.info = info;
-    } catch { /* the buttons still work */ }
-    render();
+      if (info.status === "finished") {
+        st.finishedOnly = true;
+        if (info.stored) st.info = info;
+        render();
+        return;
+      }
+    } catch { /* said below */ }
+    // Not finished, yet not here (another server plays it, or the code is unknown): say so, and let
+    // the player try again rather than show a match that is not over as over.
+    st.closed = true;
+    rerender(root, `<div class="page"><div class="panel"><p>${escapeHtml(st.lastError || t("table.none", { code }))}</p>`
+      + `<a class="btn" href="/t/${code}" data-link>${t("table.retry")}</a></div></div>`);
   }
 
   function onToggle(e) {
