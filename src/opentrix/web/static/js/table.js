@@ -170,6 +170,8 @@ export function mountTable(root, code) {
       return;
     }
     if (st.info.status === "lobby") { rerender(root, lobbyHTML()); return; }
+    const sheet = root.querySelector("#all-scores");
+    if (sheet) st.scoresOpen = sheet.open; // read now: its toggle event may not have come yet
     const drawer = st.drawer === "scores" ? scoresDrawer() : st.drawer === "last" ? lastTrickDrawer() : "";
     const was = rerender(root, `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`);
     settleFocus(was);
@@ -587,10 +589,6 @@ export function mountTable(root, code) {
       + `<a class="btn" href="/t/${code}" data-link>${t("table.retry")}</a></div></div>`);
   }
 
-  function onToggle(e) {
-    if (e.target.id === "all-scores") st.scoresOpen = e.target.open; // kept open across redraws
-  }
-
   function onInput(e) {
     if (e.target.id === "join-name") st.joinName = e.target.value;
   }
@@ -598,7 +596,6 @@ export function mountTable(root, code) {
   root.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
   root.addEventListener("input", onInput);
-  root.addEventListener("toggle", onToggle, true); // toggle does not bubble
   const onLang = () => render();
   window.addEventListener("langchange", onLang);
 
@@ -622,7 +619,6 @@ export function mountTable(root, code) {
     root.removeEventListener("click", onClick);
     document.removeEventListener("keydown", onKey);
     root.removeEventListener("input", onInput);
-    root.removeEventListener("toggle", onToggle, true);
     if (st.ws) st.ws.close();
   };
 }
