@@ -644,3 +644,15 @@ def test_contracts_enum_covers_complex() -> None:
     # Complex rules have two contracts; the basic bot must pick one of them.
     m = Match(Rules.preset("complex"), seed=3)
     assert basic_choice(m)[0] in (A.choose(Contract.COMPLEX), A.choose(Contract.TRIX))
+
+
+@pytest.mark.parametrize("name", ["random", "basic", "easy", "strong"])
+def test_a_bot_asked_with_nothing_to_decide_or_no_seat_says_so(name: str) -> None:
+    m = Match(Rules(), seed=3)
+    bot = make_bot(name, seed=1)
+    with pytest.raises(ValueError, match="no legal actions for seat"):
+        bot.act(view(m, m.turn), [])
+    with pytest.raises(ValueError, match="a spectator's view"):
+        bot.explain(view(m, None), m.legal_actions())
+    with pytest.raises(ValueError, match="seat must be 0 to 3 or None, not True"):
+        view(m, True)  # type: ignore[arg-type]

@@ -92,3 +92,26 @@ def test_bad_settings_are_refused_up_front() -> None:
             TrixGymEnv(seat=seat)  # type: ignore[arg-type]
     with pytest.raises(RuntimeError, match="call reset\\(\\) before step\\(\\)"):
         TrixGymEnv().step(0)
+
+
+def test_mixed_opponents_take_the_options_they_know_and_repeat_under_a_seed() -> None:
+    env = TrixGymEnv(opponents=["strong", "basic", "random"], opponent_options={"samples": 8})
+    strong = env.bots[1]
+    assert strong.samples == 8 and strong.budget_ms is None  # no wall clock: the seed decides
+    with pytest.raises(ValueError, match="no opponent .* takes the option 'wings'"):
+        TrixGymEnv(opponents=["strong", "basic", "random"], opponent_options={"wings": 1})
+    env = TrixGymEnv(opponents="hard", opponent_options=[{"samples": 4}, {"budget_ms": 100}, {}])
+    assert [b.budget_ms for b in env.bots.values()] == [None, 100, None]
+    with pytest.raises(ValueError, match="a list of three dicts"):
+        TrixGymEnv(opponent_options=[{}, {}])
+
+    def plays() -> list[int]:
+        env = TrixGymEnv(mode="deal", contract="trix", opponents="strong", opponent_options={"samples": 8})
+        obs, _ = env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        done = False
+        while not done:
+            obs, _, done, _, _ = env.step(np.array(rng.choice(np.flatnonzero(obs["action_mask"]))))  # 0-d too
+        return list(env.match.deals[-1].plays)
+
+    assert plays() == plays()

@@ -190,6 +190,37 @@ def test_bad_chance_outcomes_and_parameters_are_clear_errors() -> None:
         with pytest.raises(ValueError, match="each card 0-51 once"):
             state.apply_action(bad)
     assert state.history() == [5] and len(state.chance_outcomes()) == 51  # nothing was dealt
-    for scale in (0.0, -1.0):
-        with pytest.raises(ValueError, match="scale must be positive"):
+    for scale in (0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="scale must be a positive number"):
             pyspiel.load_game(SHORT_NAME, {"scale": scale})
+
+
+def test_a_game_with_rules_json_loads_again_from_its_string_and_serializes() -> None:
+    """Rules JSON cannot stand in a game string (its commas are the string's own syntax): the game
+    keeps it in base64, so str(game) and serialized states load the same game again."""
+    import json
+
+    rules = Rules.preset("online", partnership=True)
+    game = pyspiel.load_game(SHORT_NAME, {"rules": json.dumps(rules.to_json()), "seed": 3})
+    again = pyspiel.load_game(str(game))
+    assert again.rules == rules and str(again) == str(game)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    game2, state2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert game2.rules == rules and state2.history() == state.history()
+    with pytest.raises(ValueError, match="seed is -1"):
+        pyspiel.load_game(SHORT_NAME, {"seed": -5})
+
+
+def test_ismcts_on_a_seeded_game_repeats_once_its_resampling_is_reseeded() -> None:
+    def run() -> list[int]:
+        game = pyspiel.load_game(SHORT_NAME, {"seed": 4, "contract": "ltoosh"})
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+        bot = ismcts.ISMCTSBot(game, evaluator, 0.7, 40, random_state=np.random.RandomState(0))
+        state, out = game.new_initial_state(), []
+        for _ in range(6):
+            out.append(bot.step(state))
+            state.apply_action(out[-1])
+        return out
+
+    assert run() == run()

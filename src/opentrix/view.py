@@ -133,7 +133,7 @@ def _cards(mask: int) -> CardSet:
 
 def view(match: Match, seat: int | None) -> View:
     """What ``seat`` (0–3, or None for a spectator) may know of ``match`` now."""
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat <= 3):
+    if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3):
         raise ValueError(f"seat must be 0 to 3 or None, not {seat!r}")
     phase = _PHASES[match.phase]
     turn = match.turn

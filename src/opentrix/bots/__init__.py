@@ -7,6 +7,7 @@ bot sees every hand and is kept out of this table: only the arena builds it (``A
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -39,8 +40,20 @@ def bot_names() -> list[str]:
     return [*BOTS, *LEVELS, *EXTERNAL]
 
 
+def option_names(name: str) -> set[str]:
+    """The options ``make_bot(name, ...)`` takes (its constructor's keywords, ``seed`` aside)."""
+    factory = _factory(name)
+    target = factory.func if isinstance(factory, partial) else factory
+    params = inspect.signature(target).parameters.values()
+    return {p.name for p in params if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
 def make_bot(name: str, seed: int | str | None = None, **options: Any) -> Bot:
     """Build a bot by name; an unknown name is a ValueError listing the known ones."""
+    return _factory(name)(seed=seed, **options)
+
+
+def _factory(name: str) -> BotFactory:
     key = LEVELS.get(name, name)
     if key in EXTERNAL and key not in BOTS:
         import importlib
@@ -51,10 +64,9 @@ def make_bot(name: str, seed: int | str | None = None, **options: Any) -> Bot:
         except ImportError as e:
             raise ValueError(f"bot {name!r} needs an optional part that is not installed: {e}") from None
     try:
-        factory = BOTS[key]
+        return BOTS[key]
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(bot_names())})") from None
-    return factory(seed=seed, **options)
 
 
 __all__ = [
@@ -68,4 +80,5 @@ __all__ = [
     "StrongBot",
     "bot_names",
     "make_bot",
+    "option_names",
 ]

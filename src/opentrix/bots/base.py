@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..actions import Action
 from ..view import View
+
+
+def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def run(self: Any, view: View, legal: Sequence[Action]) -> Any:
+        if view.seat is None:
+            raise ValueError("a spectator's view (seat None) has no hand to act with: give a seat's view")
+        if not legal:
+            raise ValueError(f"no legal actions for seat {view.seat}: a bot is asked only when its seat has a decision")
+        return method(self, view, legal)
+
+    run._checked = True  # type: ignore[attr-defined]
+    return run
 
 
 class Bot(ABC):
@@ -17,6 +32,15 @@ class Bot(ABC):
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every bot's ``act`` and ``explain`` first check what they are given, so that a caller's
+        slip (no legal actions, a spectator's view) is a clear error in every bot, not a deep one."""
+        super().__init_subclass__(**kwargs)
+        for name in ("act", "explain"):
+            method = cls.__dict__.get(name)
+            if method is not None and not getattr(method, "_checked", False):
+                setattr(cls, name, _checked(method))
 
     def reseed(self, seed: int | str | None) -> None:
         """Make the next decisions reproducible (the arena seeds bots by deal and seat)."""

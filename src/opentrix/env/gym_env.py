@@ -20,7 +20,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import actions as A
-from ..bots import Bot, make_bot
+from ..bots import Bot, make_bot, option_names
 from ..contracts import Contract
 from ..deal import Phase
 from ..match import Match
@@ -36,6 +36,28 @@ _CHOOSE = int(Phase.CHOOSE_CONTRACT)
 Obs = dict[str, np.ndarray]
 
 
+def _options_per_opponent(names: list[str], given: Any) -> list[dict[str, Any]]:
+    """Each opponent's options: one dict for all three (each bot takes the options it knows; one no
+    bot takes is an error), or a list of three dicts, one per opponent. A searching bot's time budget
+    is off unless given, so that an episode depends on its seed only, not on the machine's speed."""
+    if given is None:
+        given = {}
+    if isinstance(given, dict):
+        takes = [option_names(n) for n in names]
+        unknown = [k for k in given if not any(k in t for t in takes)]
+        if unknown:
+            raise ValueError(f"no opponent ({', '.join(names)}) takes the option {unknown[0]!r}")
+        chosen = [{k: v for k, v in given.items() if k in t} for t in takes]
+    elif isinstance(given, list | tuple) and len(given) == 3 and all(isinstance(o, dict) for o in given):
+        chosen = [dict(o) for o in given]
+    else:
+        raise ValueError("opponent_options is one dict for all opponents or a list of three dicts, one each")
+    for name, options in zip(names, chosen, strict=True):
+        if "budget_ms" in option_names(name):
+            options.setdefault("budget_ms", None)
+    return chosen
+
+
 class TrixGymEnv(gym.Env[Obs, int]):
     """One learner seat against three bots chosen by name (``opentrix.bots.make_bot``)."""
 
@@ -48,7 +70,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
         contract: Contract | str | None = None,
         seat: int = 0,
         opponents: str | Sequence[str] = "random",
-        opponent_options: dict[str, Any] | None = None,
+        opponent_options: dict[str, Any] | Sequence[dict[str, Any]] | None = None,
         illegal: str = "penalty",
         illegal_reward: float = -100.0,
         render_mode: str | None = None,
@@ -74,11 +96,11 @@ class TrixGymEnv(gym.Env[Obs, int]):
         names = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
         if len(names) != 3:
             raise ValueError(f"give one opponent name or three, not {len(names)}")
-        options = opponent_options or {}
+        per_seat = _options_per_opponent(names, opponent_options)
         self.opponent_names = names
         self.bots: dict[int, Bot] = {}
         others = [s for s in range(4) if s != seat]
-        for s, name in zip(others, names, strict=True):
+        for s, name, options in zip(others, names, per_seat, strict=True):
             self.bots[s] = make_bot(name, seed=s, **options)
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)

@@ -17,6 +17,7 @@ Parameters: ``rules`` (a preset name or rules JSON), ``contract`` ("" = the king
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import json
 import random
@@ -59,13 +60,24 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def rules_param(rules: Rules) -> str:
-    """The ``rules`` game parameter for ``rules``: its preset name, or its JSON."""
+    """The ``rules`` game parameter for ``rules``: its preset name, or ``b64:`` and its JSON in
+    URL-safe base64. A game string (``str(game)``, serialized states) cannot hold JSON: its commas
+    and brackets would be read as the game's own syntax."""
     data = rules.to_json()
-    return data if isinstance(data, str) else json.dumps(data, sort_keys=True)
+    if isinstance(data, str):
+        return data
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return "b64:" + base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
 def _parse_rules(text: str) -> Rules:
     text = text.strip()
+    if text.startswith("b64:"):
+        code = text[4:]
+        try:
+            text = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4)).decode()
+        except (ValueError, UnicodeDecodeError):
+            raise ValueError(f"rules {text!r}: not base64 of rules JSON") from None
     return Rules.from_json(json.loads(text)) if text.startswith("{") else Rules.preset(text)
 
 
@@ -85,12 +97,14 @@ class TrixGame(pyspiel.Game):  # type: ignore[misc]
         if self.contract is not None and self.contract not in self.rules.contracts:
             raise ValueError(f"{self.contract.id} is not a contract of these rules")
         self.seed = int(p["seed"])
+        if self.seed < -1:
+            raise ValueError(f"seed is -1 (chance deals) or a deal's seed from 0, not {self.seed}")
         if p["returns"] not in ("score", "advantage"):
             raise ValueError(f"returns must be 'score' or 'advantage', not {p['returns']!r}")
         self.advantage = p["returns"] == "advantage"
         self.scale = float(p["scale"])
-        if not self.scale > 0:
-            raise ValueError(f"scale must be positive, not {self.scale!r}")  # it divides the returns
+        if not 0 < self.scale < float("inf"):
+            raise ValueError(f"scale must be a positive number, not {self.scale!r}")  # it divides the returns
         bound = _utility_bound(self.rules) / self.scale
         info = pyspiel.GameInfo(
             num_distinct_actions=A.NUM_ACTIONS,
@@ -100,7 +114,9 @@ class TrixGame(pyspiel.Game):  # type: ignore[misc]
             max_utility=bound,
             max_game_length=_MAX_GAME_LENGTH,
         )
-        super().__init__(GAME_TYPE, info, {**p, "seed": self.seed, "scale": self.scale})
+        # The rules as a game string can hold them, so that str(game) loads the same game again.
+        params = {**p, "rules": rules_param(self.rules), "seed": self.seed, "scale": self.scale}
+        super().__init__(GAME_TYPE, info, params)
         self.shared = _Shared(self)
 
     def new_initial_state(self) -> TrixState:
@@ -136,7 +152,9 @@ class _Shared:
         self.seed = game.seed
         self.advantage = game.advantage
         self.scale = game.scale
-        self.rng = random.Random()
+        # What resample_from_infostate draws from (OpenSpiel's IS-MCTS hands it an unseeded sampler):
+        # seeded by the game's seed, so a search on a seeded game repeats; reseed it between runs.
+        self.rng = random.Random(game.seed if game.seed >= 0 else None)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
