@@ -98,7 +98,7 @@ def test_mixed_opponents_take_the_options_they_know_and_repeat_under_a_seed() ->
     env = TrixGymEnv(opponents=["strong", "basic", "random"], opponent_options={"samples": 8})
     strong = env.bots[1]
     assert strong.samples == 8 and strong.budget_ms is None  # no wall clock: the seed decides
-    with pytest.raises(ValueError, match="no opponent .* takes the option 'wings'"):
+    with pytest.raises(ValueError, match=r"no opponent .* takes the option 'wings'"):
         TrixGymEnv(opponents=["strong", "basic", "random"], opponent_options={"wings": 1})
     env = TrixGymEnv(opponents="hard", opponent_options=[{"samples": 4}, {"budget_ms": 100}, {}])
     assert [b.budget_ms for b in env.bots.values()] == [None, 100, None]
