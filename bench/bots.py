@@ -33,6 +33,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=200)
     args = ap.parse_args()
+    if args.deals < 1:
+        ap.error("--deals must be 1 or more")
     rules = Rules.preset("classic")
     deals = [Deal(rules, 0, c, deal_hands("bench", i)) for i in range(args.deals) for c in rules.contracts]
     rng = random.Random(1)

@@ -99,8 +99,9 @@ def _play(config: ArenaConfig, units: list[Unit], label: str) -> list[UnitResult
 
 
 def share(s: list[float], u: list[float], c: list[float]) -> float:
+    """(strong - uniform) / (cheat - uniform); nan when there is no gap to close (few deals)."""
     ms, mu, mc = statistics.fmean(s), statistics.fmean(u), statistics.fmean(c)
-    return (ms - mu) / (mc - mu)
+    return (ms - mu) / (mc - mu) if mc != mu else math.nan
 
 
 def bootstrap(s: list[float], u: list[float], c: list[float], reps: int, rng: random.Random) -> tuple[float, float]:
@@ -114,8 +115,10 @@ def bootstrap(s: list[float], u: list[float], c: list[float], reps: int, rng: ra
 
 def interval(vals: list[float]) -> tuple[float, float]:
     """The 2.5th and 97.5th percentiles of bootstrap replicates."""
-    vals = sorted(vals)
-    return vals[int(0.025 * len(vals))], vals[int(0.975 * len(vals)) - 1]
+    vals = sorted(v for v in vals if not math.isnan(v))  # resamples with no gap say nothing
+    if not vals:
+        return math.nan, math.nan
+    return vals[int(0.025 * len(vals))], vals[max(0, int(0.975 * len(vals)) - 1)]
 
 
 def delta(s: list[float], u: list[float], c: list[float]) -> float:
@@ -124,6 +127,8 @@ def delta(s: list[float], u: list[float], c: list[float]) -> float:
     a = [x - y for x, y in zip(s, u, strict=True)]  # numerator per deal
     b = [x - y for x, y in zip(c, u, strict=True)]  # denominator per deal
     ma, mb = statistics.fmean(a), statistics.fmean(b)
+    if mb == 0 or n < 2:
+        return math.nan
     r = ma / mb
     resid = [x - r * y for x, y in zip(a, b, strict=True)]
     var = statistics.variance(resid) / n / mb**2
@@ -147,7 +152,7 @@ def contract_share(groups: list[list[tuple[int, float, float, float]]], rng: ran
             acc[3] += 1
     num = sum((a[0] - a[1]) / a[3] for a in sums.values())
     den = sum((a[2] - a[1]) / a[3] for a in sums.values())
-    return num / den
+    return num / den if den else math.nan
 
 
 def report(labels: list[str], res: list[dict[int, dict]], idx: list[int], reps: int) -> None:

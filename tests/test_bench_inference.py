@@ -46,3 +46,11 @@ def test_a_bad_seed_list_or_a_mismatched_deal_list_is_a_clear_error(tmp_path: Pa
     assert bad.returncode != 0 and "--seed takes a whole number" in bad.stderr
     mismatch = _run(tmp_path, "--seed", "3,4,5", "--deals", "2,2")
     assert mismatch.returncode != 0 and "2 counts for 3 seeds" in mismatch.stderr
+
+
+def test_a_run_with_no_gap_to_close_says_so_instead_of_dividing_by_zero(tmp_path: Path) -> None:
+    """Measured against itself there is no gap: the share is nan, not a ZeroDivisionError."""
+    cmd = [sys.executable, str(BENCH), "--bots", "basic,basic,basic", "--cache", str(tmp_path), "--reps", "50"]
+    done = subprocess.run([*cmd, "--seed", "3", "--deals", "4"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "gap share nan" in done.stdout
