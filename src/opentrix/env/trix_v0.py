@@ -46,6 +46,8 @@ class IllegalActionError(IllegalAction, ValueError):
 def is_action_id(action: object) -> TypeGuard[int | np.integer[Any] | np.ndarray[Any, Any]]:
     """An int, a NumPy integer, or a 0-d integer array (``Discrete.sample()`` style values, which the
     space accepts); ``True`` is an int to Python but never a card or an answer."""
+    if type(action) is int:  # the common case first: this runs on every step
+        return True
     if isinstance(action, np.ndarray):
         return action.ndim == 0 and np.issubdtype(action.dtype, np.integer)
     return isinstance(action, int | np.integer) and not isinstance(action, bool | np.bool_)
