@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -15,7 +15,7 @@ from opentrix.contracts import Contract
 from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.rules import PRESETS, Rules
-from opentrix.view import view
+from opentrix.view import View, view
 
 ALL = set(range(52))
 
@@ -656,3 +656,24 @@ def test_a_bot_asked_with_nothing_to_decide_or_no_seat_says_so(name: str) -> Non
         bot.explain(view(m, None), m.legal_actions())
     with pytest.raises(ValueError, match="seat must be 0 to 3 or None, not True"):
         view(m, True)  # type: ignore[arg-type]
+
+
+def test_the_input_check_keeps_every_bot_subclass_working() -> None:
+    """Subclasses with extra keywords or a static explain, and legal actions held in a NumPy array."""
+    import numpy as np
+
+    class Greedy(BasicBot):
+        def act(self, view: View, legal: Sequence[int], *, greedy: bool = False) -> int:
+            return legal[0] if greedy else super().act(view, legal)
+
+        @staticmethod
+        def explain(view: View, legal: Sequence[int]) -> tuple[int, str]:  # type: ignore[override]
+            return legal[0], "the first"
+
+    m = Match(Rules(), seed=3)
+    v = view(m, m.turn)
+    legal = m.legal_actions()
+    bot = Greedy(seed=1)
+    assert bot.act(v, legal, greedy=True) == legal[0]
+    assert bot.explain(v, legal) == (legal[0], "the first")
+    assert make_bot("random", seed=1).act(v, np.array(legal)) in legal

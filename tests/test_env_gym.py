@@ -104,6 +104,8 @@ def test_mixed_opponents_take_the_options_they_know_and_repeat_under_a_seed() ->
     assert [b.budget_ms for b in env.bots.values()] == [None, 100, None]
     with pytest.raises(ValueError, match="a list of three dicts"):
         TrixGymEnv(opponent_options=[{}, {}])
+    timed = TrixGymEnv(opponents="strong", opponent_options={"samples": None})  # search the default budget
+    assert all(b.samples is None and b.budget_ms == 250 for b in timed.bots.values())
 
     def plays() -> list[int]:
         env = TrixGymEnv(mode="deal", contract="trix", opponents="strong", opponent_options={"samples": 8})

@@ -210,6 +210,11 @@ def test_a_game_with_rules_json_loads_again_from_its_string_and_serializes() -> 
     assert game2.rules == rules and state2.history() == state.history()
     with pytest.raises(ValueError, match="seed is -1"):
         pyspiel.load_game(SHORT_NAME, {"seed": -5})
+    import copy
+    import pickle
+
+    for copied in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):  # it lost its rules before
+        assert copied.rules == rules and str(copied) == str(game)
 
 
 def test_ismcts_on_a_seeded_game_repeats_once_its_resampling_is_reseeded() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -14,12 +15,12 @@ from ..view import View
 
 def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
-    def run(self: Any, view: View, legal: Sequence[Action]) -> Any:
+    def run(self: Any, view: View, legal: Sequence[Action], *args: Any, **kwargs: Any) -> Any:
         if view.seat is None:
             raise ValueError("a spectator's view (seat None) has no hand to act with: give a seat's view")
-        if not legal:
+        if len(legal) == 0:  # len(): a NumPy array of actions has no single truth value
             raise ValueError(f"no legal actions for seat {view.seat}: a bot is asked only when its seat has a decision")
-        return method(self, view, legal)
+        return method(self, view, legal, *args, **kwargs)
 
     run._checked = True  # type: ignore[attr-defined]
     return run
@@ -39,7 +40,8 @@ class Bot(ABC):
         super().__init_subclass__(**kwargs)
         for name in ("act", "explain"):
             method = cls.__dict__.get(name)
-            if method is not None and not getattr(method, "_checked", False):
+            # Plain methods taking (view, legal) by position only; static methods and others are left alone.
+            if inspect.isfunction(method) and not getattr(method, "_checked", False):
                 setattr(cls, name, _checked(method))
 
     def reseed(self, seed: int | str | None) -> None:

@@ -48,13 +48,18 @@ def _options_per_opponent(names: list[str], given: Any) -> list[dict[str, Any]]:
         if unknown:
             raise ValueError(f"no opponent ({', '.join(names)}) takes the option {unknown[0]!r}")
         chosen = [{k: v for k, v in given.items() if k in t} for t in takes]
-    elif isinstance(given, list | tuple) and len(given) == 3 and all(isinstance(o, dict) for o in given):
+    elif (
+        isinstance(given, Sequence)
+        and not isinstance(given, str)
+        and len(given) == 3
+        and all(isinstance(o, dict) for o in given)
+    ):
         chosen = [dict(o) for o in given]
     else:
         raise ValueError("opponent_options is one dict for all opponents or a list of three dicts, one each")
     for name, options in zip(names, chosen, strict=True):
-        if "budget_ms" in option_names(name):
-            options.setdefault("budget_ms", None)
+        if "budget_ms" in option_names(name) and options.get("samples", 1) is not None:
+            options.setdefault("budget_ms", None)  # samples=None alone: the default time budget decides
     return chosen
 
 

@@ -122,6 +122,10 @@ class TrixGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> TrixState:
         return TrixState(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled and deep-copied as its game string, which loads the same game again."""
+        return pyspiel.load_game, (str(self),)
+
     def state_from_view(self, v: View, rng: random.Random) -> TrixState:
         """A state at ``v``'s decision with the unseen cards dealt at random (a root for search)."""
         return TrixState(self, match_from_view(v, sample_hands(v, rng)))
