@@ -227,3 +227,20 @@ def test_render_ansi() -> None:
     env.reset(seed=1)
     text = env.render()
     assert isinstance(text, str) and "king" in text and "totals" in text
+
+
+def test_max_deals_cuts_an_episode_short_as_a_truncation() -> None:
+    """For rules whose tiebreak cannot end (its points 0) an episode needs a cap: truncated, not over."""
+    e = trix_v0.raw_env(seed=4, max_deals=3)
+    e.reset(seed=4)
+    rng = np.random.default_rng(0)
+    rewards = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        rewards[agent] += reward
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert len(e.match.deals) == 3 and not e.match.is_over
+    assert [rewards[a] for a in e.possible_agents] == list(e.match.totals)
+    with pytest.raises(ValueError, match="max_deals"):
+        trix_v0.raw_env(max_deals=0)
+    api_test(trix_v0.env(max_deals=2), num_cycles=2000)

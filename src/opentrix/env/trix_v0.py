@@ -106,10 +106,16 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         contract: Contract | str | None = None,
         seed: int | None = None,
         render_mode: str | None = None,
+        max_deals: int | None = None,
     ) -> None:
         super().__init__()
         if mode not in ("match", "deal"):
             raise ValueError(f"mode must be 'match' or 'deal', not {mode!r}")
+        if max_deals is not None and (type(max_deals) is not int or max_deals < 1):
+            raise ValueError(f"max_deals is a number of deals from 1, or None, not {max_deals!r}")
+        # Deals dealt in an episode before it is cut short (truncated): rules whose tiebreak cannot
+        # end (its points set to 0) would otherwise never end a match.
+        self.max_deals = max_deals
         self.rules = _rules_of(rules)
         self.mode = mode
         self.contract: Contract | None = None
@@ -188,7 +194,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         if match.phase >= _DEAL_OVER:
             self._deal_over()
             self._accumulate_rewards()
-        if not self.terminations[agent]:
+        if not (self.terminations[agent] or self.truncations[agent]):
             self.agent_selection = AGENTS[match.turn]  # type: ignore[index]
         if self.render_mode == "human":
             self.render()
@@ -228,6 +234,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         over = match.phase == _MATCH_OVER or (self.mode == "deal" and deal.thrown_in is None)
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
+            return
+        if self.max_deals is not None and len(match.deals) >= self.max_deals:
+            self.truncations = dict.fromkeys(self.agents, True)
             return
         match.start_deal()
         self._choose_fixed_contract()
