@@ -6,7 +6,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, TextIO
 
 import typer
 
@@ -33,23 +33,13 @@ def verify(
     Exit status: 0 when every record is valid (finished or not), 1 when any is invalid or unreadable,
     2 for a usage error.
     """
-    from .verify import verify_path, verify_text
+    from .verify import verify_path, verify_stdin
 
     if sum(1 for path in files if str(path) == "-") > 1:
         raise typer.BadParameter("stdin holds one record: give - once", param_hint="FILES")
     bad = False
     for path in files:
-        result: dict[str, Any]
-        if str(path) == "-":
-            if sys.stdin is None:  # started with stdin closed
-                result = {
-                    "ok": False,
-                    "error": {"deal": None, "play": None, "message": "cannot read stdin: it is closed"},
-                }
-            else:
-                result = verify_text(sys.stdin.buffer.read())
-        else:
-            result = verify_path(path)
+        result = verify_stdin() if str(path) == "-" else verify_path(path)
         message = result.pop("_message", None)
         if not result["ok"]:
             bad = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from .deal import Phase
@@ -22,9 +23,13 @@ def verify_text(text: str | bytes) -> dict[str, Any]:
         e = _earlier_error(text, e)
         return {"ok": False, "error": e.to_json(), "_message": e.located()}
     except Exception as e:  # the referee must always answer; an engine bug must not become a traceback
-        message = f"this record could not be checked ({type(e).__name__}: {e}); please report it"
-        return {"ok": False, "error": {"deal": None, "play": None, "message": message}, "_message": message}
+        return _failed(f"this record could not be checked ({type(e).__name__}: {e}); please report it")
     return out
+
+
+def _failed(message: str) -> dict[str, Any]:
+    """The document of a record refused before any deal: the error is in no deal and no play."""
+    return {"ok": False, "error": {"deal": None, "play": None, "message": message}, "_message": message}
 
 
 def _check_printable(out: dict[str, Any]) -> None:
@@ -112,10 +117,15 @@ def verify_path(path: object) -> dict[str, Any]:
         with open(str(path), "rb") as f:
             data = f.read()
     except OSError as e:
-        reason = e.strerror or str(e)
-        message = f"cannot read {path}: {reason}"
-        return {"ok": False, "error": {"deal": None, "play": None, "message": message}, "_message": message}
+        return _failed(f"cannot read {path}: {e.strerror or e}")
     return verify_text(data)
+
+
+def verify_stdin() -> dict[str, Any]:
+    """Like ``verify_path`` for the record on standard input (``opentrix verify -``)."""
+    if sys.stdin is None:  # the process was started with stdin closed
+        return _failed("cannot read stdin: it is closed")
+    return verify_text(sys.stdin.buffer.read())
 
 
 def describe(name: str, result: dict[str, Any], message: str | None = None) -> str:
