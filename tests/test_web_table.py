@@ -74,6 +74,18 @@ def king_seed(seat: int) -> int:
     return next(s for s in range(1000) if Match(Rules(), seed=s).king == seat)
 
 
+def finish_match(server: LiveServer, t: dict[str, Any]) -> None:
+    """Play the table's match to its end over a WebSocket, as seat 0 with random legal moves."""
+
+    async def finish() -> None:
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.play_to_end(random.Random(2))
+        await me.close()
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
+        pool.submit(asyncio.run, finish()).result(timeout=60)
+
+
 def hand_cards(page: Page) -> list[str]:
     return page.locator("[data-testid=hand] .card").evaluate_all("els => els.map(e => e.dataset.card)")
 
@@ -398,15 +410,7 @@ def test_the_arabic_table_is_right_to_left(browser: Browser, server: LiveServer,
 
 def test_history_and_the_replay_viewer(browser: Browser, server: LiveServer) -> None:
     t = server.create(name="Lina", bots="random", start=True, seed=5, kingdoms=1, rules="online")
-
-    async def finish() -> None:
-        me = await Player.join(server.ws_base, t["id"], t["token"])
-        await me.play_to_end(random.Random(2))
-        await me.close()
-
-    # Playwright's sync API holds this thread's event loop: play the match from another thread.
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, finish()).result(timeout=60)
+    finish_match(server, t)
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
     page.goto(f"{server.base}/history?lang=en")
@@ -730,21 +734,11 @@ def test_text_on_the_felt_and_dimmed_cards_are_legible(browser: Browser, server:
     page.context.close()
 
 
-def _finish(server: LiveServer, t: dict[str, Any]) -> None:
-    async def finish() -> None:
-        me = await Player.join(server.ws_base, t["id"], t["token"])
-        await me.play_to_end(random.Random(2))
-        await me.close()
-
-    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
-        pool.submit(asyncio.run, finish()).result(timeout=60)
-
-
 def test_a_partnership_match_ends_with_team_standings_kept_after_the_table_is_put_away(
     browser: Browser, server: LiveServer
 ) -> None:
     t = server.create(name="Lina", bots="random", start=True, seed=5, kingdoms=1, partnership=True)
-    _finish(server, t)
+    finish_match(server, t)
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
     page.goto(f"{server.base}/t/{t['id']}?lang=en")
