@@ -42,8 +42,8 @@ def _options_per_opponent(names: list[str], given: Any) -> list[dict[str, Any]]:
     is off unless given, so that an episode depends on its seed only, not on the machine's speed."""
     if given is None:
         given = {}
+    takes = [option_names(n) for n in names]
     if isinstance(given, dict):
-        takes = [option_names(n) for n in names]
         unknown = [k for k in given if not any(k in t for t in takes)]
         if unknown:
             raise ValueError(f"no opponent ({', '.join(names)}) takes the option {unknown[0]!r}")
@@ -57,8 +57,8 @@ def _options_per_opponent(names: list[str], given: Any) -> list[dict[str, Any]]:
         chosen = [dict(o) for o in given]
     else:
         raise ValueError("opponent_options is one dict for all opponents or a list of three dicts, one each")
-    for name, options in zip(names, chosen, strict=True):
-        if "budget_ms" in option_names(name) and options.get("samples", 1) is not None:
+    for t, options in zip(takes, chosen, strict=True):
+        if "budget_ms" in t and options.get("samples", 1) is not None:
             options.setdefault("budget_ms", None)  # samples=None alone: the default time budget decides
     return chosen
 
