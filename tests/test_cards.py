@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from opentrix import actions as A
@@ -21,6 +23,8 @@ from opentrix.cards import (
     parse_card,
 )
 from opentrix.contracts import Contract
+from opentrix.record import FORMAT
+from opentrix.verify import verify_text
 
 
 def test_card_numbering_is_suit_times_13_plus_rank() -> None:
@@ -136,3 +140,14 @@ def test_contract_names() -> None:
         Contract.parse("hearts")
     with pytest.raises(ValueError, match="unknown contract"):
         Contract.parse(3)
+
+
+def test_error_messages_quote_a_huge_value_briefly() -> None:
+    """A record can hold a 100,000-character card or contract; the message quotes its start, one line."""
+    huge = "Q" * 100_000
+    for parse in (Card.parse, Contract.parse, A.parse):
+        with pytest.raises(ValueError) as err:
+            parse(huge)
+        assert "'QQQQ" in str(err.value) and "…" in str(err.value) and len(str(err.value)) < 200
+    out = verify_text(json.dumps({"format": FORMAT, "rules": {"preset": "classic", huge: 1}, "deals": []}))
+    assert out["error"]["message"].startswith("rules: unknown option 'QQQQ") and len(out["error"]["message"]) < 400

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ._brief import brief
 from .cards import Card, card_name, card_symbol, parse_card
 from .contracts import Contract
 
@@ -90,7 +91,7 @@ def doubled_cards(action: Action) -> tuple[int, ...]:
     try:
         m = _SET_OF_ACTION[action]
     except KeyError:
-        raise ValueError(f"{action!r} is not a doubling answer") from None
+        raise ValueError(f"{brief(action)} is not a doubling answer") from None
     return tuple(c for i, c in enumerate(DOUBLABLE) if m >> i & 1)
 
 
@@ -135,7 +136,7 @@ def to_str(action: Action, symbols: bool = False) -> str:
         return "claim"
     if action == NO_CLAIM:
         return "no claim"
-    raise ValueError(f"not an action id: {action!r} (expected 0 to {NUM_ACTIONS - 1})")
+    raise ValueError(f"not an action id: {brief(action)} (expected 0 to {NUM_ACTIONS - 1})")
 
 
 def parse(text: str) -> Action:
@@ -161,6 +162,6 @@ def parse(text: str) -> Action:
         return parse_card(text)
     except ValueError:
         raise ValueError(
-            f"not an action: {text!r} (a card such as 'QS', 'pass', a contract name, "
+            f"not an action: {brief(text)} (a card such as 'QS', 'pass', a contract name, "
             "'double KH', 'double QS QH', 'no double', 'claim' or 'no claim')"
         ) from None

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
+from ._brief import brief
+
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -51,7 +53,7 @@ class Suit(IntEnum):
         t = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
         t = _SYMBOL_TO_LETTER.get(t, t).upper()
         if len(t) != 1 or t not in SUIT_CHARS:
-            raise ValueError(f"not a suit: {text!r} (expected one of S H D C or ♠ ♥ ♦ ♣)")
+            raise ValueError(f"not a suit: {brief(text)} (expected one of S H D C or ♠ ♥ ♦ ♣)")
         return cls(SUIT_CHARS.index(t))
 
 
@@ -126,7 +128,7 @@ _CARD_CACHE: dict[str, int] = {}
 def parse_card(text: object) -> int:
     """Parse a card string to its int; raises ValueError naming the bad string."""
     if not isinstance(text, str):
-        raise ValueError(f"not a card: {text!r} (expected a string such as 'QS' or '10D')")
+        raise ValueError(f"not a card: {brief(text)} (expected a string such as 'QS' or '10D')")
     hit = _CARD_CACHE.get(text)
     if hit is not None:
         return hit
@@ -142,7 +144,7 @@ def parse_card(text: object) -> int:
             if len(_CARD_CACHE) < 4096:
                 _CARD_CACHE[text] = value
             return value
-    raise ValueError(f"not a card: {text!r} (expected rank 2-9 T/10 J Q K A then suit S H D C, e.g. 'QS')")
+    raise ValueError(f"not a card: {brief(text)} (expected rank 2-9 T/10 J Q K A then suit S H D C, e.g. 'QS')")
 
 
 def card_name(card: int) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from ._brief import brief
+
 
 class Contract(IntEnum):
     KING_OF_HEARTS = 0
@@ -40,7 +42,7 @@ class Contract(IntEnum):
                 if c.id == key:
                     return c
         names = ", ".join(c.id for c in cls)
-        raise ValueError(f"unknown contract {text!r} (expected one of {names})")
+        raise ValueError(f"unknown contract {brief(text)} (expected one of {names})")
 
 
 _TITLES = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import actions as A
+from ._brief import brief
 from .cards import CardSet
 from .contracts import Contract
 from .deal import Deal, Hands, Phase, check_hands, deal_hands
@@ -124,7 +125,7 @@ class Match:
         are not kept (their totals are).
         """
         if not 0 <= king <= 3:
-            raise ValueError(f"king must be a seat from 0 to 3, not {king!r}")
+            raise ValueError(f"king must be a seat from 0 to 3, not {brief(king)}")
         m = cls(rules, hands)
         m.king = king
         m.kingdom = kingdom

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import actions as A
+from ._brief import brief
 from .cards import cards_of, parse_card
 from .contracts import Contract
 from .deal import DOUBLABLE_IN, Phase
@@ -188,7 +189,7 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _RepeatedKey(f"the key {key!r} appears twice in one object")
+            raise _RepeatedKey(f"the key {brief(key)} appears twice in one object")
         out[key] = value
     return out
 

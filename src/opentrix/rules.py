@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ._brief import brief
 from .cards import Card, card_name, parse_card
 from .contracts import COMPLEX_CONTRACTS, STANDARD_CONTRACTS, Contract
 from .errors import shown
@@ -67,7 +68,7 @@ class Points:
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise RulesError(f"rules: unknown key {key!r} in 'points' (known: {', '.join(known)})")
+                raise RulesError(f"rules: unknown key {brief(key)} in 'points' (known: {', '.join(known)})")
             if key == "trix":
                 if (
                     not isinstance(value, list)
@@ -120,7 +121,7 @@ class Rules:
         try:
             base = PRESETS[name]
         except KeyError:
-            raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+            raise RulesError(f"unknown preset {brief(name)} (known: {', '.join(PRESETS)})") from None
         return base.with_options(**overrides) if overrides else base
 
     def with_options(self, **options: Any) -> Rules:
@@ -212,7 +213,7 @@ def _check_option(key: str, value: Any) -> Any:
             raise RulesError(f"rules: option 'first_king_card': {e}") from None
     if key == "points":
         return Points.from_json(value.to_json() if isinstance(value, Points) else value)  # checked either way
-    raise RulesError(f"rules: unknown option {key!r} (known: preset, {', '.join(OPTION_NAMES)})")
+    raise RulesError(f"rules: unknown option {brief(key)} (known: preset, {', '.join(OPTION_NAMES)})")
 
 
 PRESETS: dict[str, Rules] = {
