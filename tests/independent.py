@@ -309,8 +309,8 @@ def replay(record: dict[str, Any]) -> Replay:
                 raise Fault(i, None, "this throw-in is not allowed")
             if plays:  # the deal ended before its first play: like any play after the end, one too many
                 raise Fault(i, 0, "a thrown-in deal has no plays")
-            if doubled:  # the claims come before the doubling
-                raise Fault(i, None, "a thrown-in deal has no doubles")
+            if not doubled <= doublable(opts, contract):  # doubles made before the claim still obey the rules
+                raise Fault(i, None, "these cards cannot be doubled here")
             entry.update(finished=True, scores=[0, 0, 0, 0])
             continue  # the same king deals again and chooses again
         if not doubled <= doublable(opts, contract):

@@ -300,14 +300,28 @@ def test_a_long_run_of_throw_ins_is_refereed_whole() -> None:
     assert match.summaries is match.summaries and len(match.summaries) == 3  # one tuple, shared by views
 
 
+def test_a_thrown_in_deal_may_show_cards_doubled_before_the_claim() -> None:
+    """The rule book puts redeal claims and doubling both before the first card, in no fixed order: K♥
+    doubled and then A♥ alone claiming a redeal is a game that can happen at a table. The deal still
+    scores nothing."""
+    data = thrown_in_record()
+    data["deals"][0]["doubled"] = ["KH"]
+    out = verify(data)
+    assert out["ok"] and out["deals"][0]["scores"] == [0, 0, 0, 0] and out["deals"][0]["thrown_in"] == 0
+    assert out == verify(thrown_in_record())
+
+
 def test_thrown_in_deal_with_plays_or_doubles() -> None:
     data = thrown_in_record()
     bad = copy.deepcopy(data)
     bad["deals"][0]["plays"] = ["2S"]
     assert verify(bad)["error"] == {"deal": 0, "play": 0, "message": "a thrown-in deal has no plays"}
     bad = copy.deepcopy(data)
+    bad["deals"][0]["doubled"] = ["QS"]
+    assert verify(bad)["error"] == {"deal": 0, "play": None, "message": "QS may not be doubled in king_of_hearts"}
+    bad["rules"] = {"preset": "wikipedia", "doubling": False}
     bad["deals"][0]["doubled"] = ["KH"]
-    assert verify(bad)["error"] == {"deal": 0, "play": None, "message": "a thrown-in deal has no doubled cards"}
+    assert verify(bad)["error"]["message"] == "doubling is off in these rules, yet cards are doubled"
     bad = copy.deepcopy(data)
     bad["deals"][0]["thrown_in"] = 1  # seat 1 holds twelve hearts
     assert verify(bad)["error"]["message"] == "seat 1's hand does not allow a redeal in king_of_hearts"

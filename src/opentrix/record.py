@@ -308,19 +308,20 @@ def _replay_deal(match: Match, i: int, dr: DealRecord) -> None:
                 match.apply(A.NO_CLAIM)
         if dr.thrown_in is not None and deal.thrown_in is None:
             raise RecordError(f"seat {dr.thrown_in} was not asked for a redeal", i)
-        if deal.thrown_in is not None:
-            if dr.plays:
-                raise RecordError("a thrown-in deal has no plays", i, 0)
-            if dr.doubled:
-                raise RecordError("a thrown-in deal has no doubled cards", i)
-            return
-        # Doubling: every doubled card's holder doubles it, in turn; the others decline.
+        # Doubling: every doubled card's holder doubles it, in turn; the others decline. The rule book
+        # puts both redeal claims and doubling before the first card in no fixed order, so a thrown-in
+        # deal may show cards doubled before the claim; they must still be cards one may double.
         if dr.doubled:
             if not match.rules.doubling:
                 raise RecordError("doubling is off in these rules, yet cards are doubled", i)
+            may_double = deal.phase == Phase.DOUBLE or deal.thrown_in is not None
             for c in cards_of(dr.doubled):
-                if deal.phase != Phase.DOUBLE or not DOUBLABLE_IN.get(deal.contract, 0) >> c & 1:
+                if not may_double or not DOUBLABLE_IN.get(deal.contract, 0) >> c & 1:
                     raise RecordError(f"{A.to_str(c)} may not be doubled in {dr.contract.id}", i)
+        if deal.thrown_in is not None:
+            if dr.plays:
+                raise RecordError("a thrown-in deal has no plays", i, 0)
+            return
         while deal.phase == Phase.DOUBLE:
             match.apply(A.double_mask(deal.hands[deal.turn] & dr.doubled))
     except TrixError as e:
