@@ -278,6 +278,7 @@ def _opentrix(*args: str, env: dict[str, str] | None = None) -> subprocess.Compl
     ("args", "message"),
     [
         (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot use the database 127.0.0.1:1/none"),
+        (["--database", "postgresql://127.0.0.1:1/none"], "cannot use the database 127.0.0.1:1/none: "),
         (["--database", "mysql://someone@somewhere/db"], "an SQLite file or a postgresql:// database"),
         (["--database", "/proc/no-such-folder/tables.db"], "cannot create the folder for the database"),
     ],
@@ -287,6 +288,14 @@ def test_a_bad_database_is_one_clear_line(command: list[str], args: list[str], m
     done = _opentrix(*command, *args, "--port", "0" if command[0] == "play" else "8799")
     assert done.returncode == 1, done.stdout + done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr + done.stdout
+
+
+def test_the_browser_table_refuses_a_bot_it_cannot_seat() -> None:
+    """The optional OpenSpiel bot plays in the terminal and the arena, not at a browser table: saying so
+    at once beats a traceback from the server thread (as it once was)."""
+    done = _opentrix("play", "--no-browser", "--bots", "openspiel-ismcts", env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 2 and "Traceback" not in done.stderr + done.stdout
+    assert "unknown bot 'openspiel-ismcts'" in done.stderr and "strong-uniform, easy, medium, hard" in done.stderr
 
 
 def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:

@@ -107,13 +107,20 @@ def play(
     if levels is not None:
         if len(levels) == 1:
             levels *= 3
-        from .bots import bot_names
+        from .bots import EXTERNAL, bot_names, make_bot
 
+        # The browser table seats the project's own bots; the terminal also takes optional ones.
+        known = bot_names() if terminal else [b for b in bot_names() if b not in EXTERNAL]
         for lv in levels:
-            if lv not in bot_names():
-                raise typer.BadParameter(f"unknown bot {lv!r} (known: {', '.join(bot_names())})", param_hint="--bots")
+            if lv not in known:
+                raise typer.BadParameter(f"unknown bot {lv!r} (known: {', '.join(known)})", param_hint="--bots")
         if len(levels) != 3:
             raise typer.BadParameter("give one level or three, e.g. hard,medium,easy", param_hint="--bots")
+        for lv in dict.fromkeys(levels):
+            try:
+                make_bot(lv, seed=0)  # an optional bot whose part is not installed says so now
+            except ValueError as e:
+                raise typer.BadParameter(str(e), param_hint="--bots") from None
     if terminal:
         tui = importlib.import_module("opentrix.tui")
         if not 0 <= pause <= 60:  # also refuses nan
