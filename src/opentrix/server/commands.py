@@ -54,6 +54,16 @@ def require_server() -> None:
         raise _fail(f"the web table needs {', '.join(missing)}: pip install 'opentrix[play]'")
 
 
+def _where(url: str) -> str:
+    """Where a database is, for a message: the file, or host:port/name (never the password)."""
+    import sqlalchemy as sa
+
+    u = sa.engine.make_url(url)
+    if u.get_backend_name() == "sqlite":
+        return u.database or "(in memory)"
+    return f"{u.host or 'localhost'}{f':{u.port}' if u.port else ''}/{u.database or ''}"
+
+
 def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
     """Check the store and the port before the server starts, so a mistake is one clear line, not a
     traceback from inside the server; returns the database URL (its schema is brought up to date) and
@@ -67,13 +77,13 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
         url = database_url(database)
     except OSError as e:
         raise _fail(f"cannot create the folder for the database {database!r}: {e.strerror or e}") from None
-    shown = url.split("@")[-1]
     if not url.startswith(("sqlite:", "postgresql")):
         raise _fail(f"tables are kept in an SQLite file or a postgresql:// database, not {database!r}")
     try:
         store = Storage(url)
     except (sa.exc.ArgumentError, ImportError) as e:
         raise _fail(f"not a database URL: {database!r} ({e})") from None
+    shown = _where(url)
     try:
         store.migrate()
     except Exception as e:  # whatever the driver says: unreachable server, bad password, read-only file
