@@ -20,6 +20,7 @@ import httpx
 import psycopg
 import pytest
 
+from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.record import Record
 from opentrix.rules import Rules
@@ -395,10 +396,12 @@ async def test_next_deal_is_offered_after_every_deal(tmp_path: Path) -> None:
                     await me.send({"type": "act", "action": rng.choice(me.view["legal_actions"])})
                 await me.recv()
             assert me.table is not None and me.table["ready"] == [], (deal, me.table)
+            assert 25 < me.table["next_deal_in"] <= 30  # the summary's countdown: the pause has just begun
             await me.send({"type": "next"})
             started = time.monotonic()
             await me.until(lambda m, d=deal: m["type"] == "update" and m["view"]["deal_number"] == d + 1)
             assert time.monotonic() - started < 10  # not the 30 s pause
+            assert me.table["next_deal_in"] is None  # no summary is up while a deal is played
         await me.close()
 
 
@@ -579,3 +582,27 @@ async def test_tables_can_live_in_postgresql(tmp_path: Path) -> None:
     finally:
         with psycopg.connect(PG_URL, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+async def test_the_table_names_the_tiebreak_under_way(tmp_path: Path) -> None:
+    """The end-of-deal summary says why one more deal (or kingdom) comes: the table's facts name the
+    tiebreak once the regular deals end in a tie, and nothing before."""
+    hub = Hub(Settings(database=str(tmp_path / "t.db")))
+    await hub.startup()
+    nothing = {"king_of_hearts": 0, "queen": 0, "diamond": 0, "trick": 0, "trix": [0, 0, 0, 0]}
+    try:
+        t, _ = await hub.create(NewTable(name="A"))
+        for preset, kind in (("classic", "extra_koh_deal"), ("online", "extra_kingdom")):
+            rules = Rules.preset(preset, kingdoms=1, points=nothing)  # a four-way tie after the kingdom
+            m = Match(rules, seed=3)
+            t.rules, t.match = rules, m
+            rng = random.Random(1)
+            while not (m.phase == Phase.DEAL_OVER and sum(d.thrown_in is None for d in m.deals) == 5):
+                assert t._info()["tiebreak"] is None
+                if m.phase == Phase.DEAL_OVER:
+                    m.start_deal()
+                else:
+                    m.apply(rng.choice(m.legal_actions()))
+            assert not m.is_over and t._info()["tiebreak"] == kind, preset
+    finally:
+        await hub.shutdown()

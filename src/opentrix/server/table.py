@@ -305,9 +305,7 @@ class Table:
                 return
             if m.phase == Phase.DEAL_OVER:
                 if self._pause_until is None:
-                    waiting = [s for s in self.seats if s.kind == "human" and s.conns and not s.away]
-                    pause = self.settings.deal_pause if waiting else self.settings.bot_delay
-                    self._pause_until = now + pause
+                    self._pause_until = now + self._deal_pause()
                     self._ready = set()
                 if now < self._pause_until and not self._all_ready():
                     return
@@ -354,6 +352,20 @@ class Table:
         if self._deadline_key != key:
             self._deadline_key = key
             self._deadline = time.monotonic() + timer
+
+    def _deal_pause(self) -> float:
+        """How long the end-of-deal summary stays up: long enough to read while someone watches it."""
+        watched = any(s.kind == "human" and s.conns and not s.away for s in self.seats)
+        return self.settings.deal_pause if watched else self.settings.bot_delay
+
+    def _next_deal_in(self) -> float | None:
+        """Seconds until the next deal starts unless all are ready sooner: the summary's countdown."""
+        m = self.match
+        if m.phase != Phase.DEAL_OVER or m.is_over or self.status != "playing":
+            return None
+        if self._pause_until is None:  # the deal has just ended: the pause starts at the next tick
+            return self._deal_pause()
+        return max(0.0, round(self._pause_until - time.monotonic(), 1))
 
     def _all_ready(self) -> bool:
         waiting = {s.seat for s in self.seats if s.kind == "human" and s.conns and not s.away}
@@ -618,6 +630,9 @@ class Table:
             "preset": self.rules.preset_name,
             "timer": {"seat": m.turn, "remaining": remaining, "total": self.options.get("timer") or 0},
             "ready": sorted(self._ready) if m.phase == Phase.DEAL_OVER else [],
+            "next_deal_in": self._next_deal_in(),
+            # the tiebreak under way, if the regular deals ended with a tie for the lead
+            "tiebreak": self.rules.tiebreak if m.tiebreak_deal or m.kingdoms_total > self.rules.kingdoms else None,
             "spectators": len(self.spectators),
         }
 
