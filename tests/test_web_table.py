@@ -210,6 +210,8 @@ def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServ
     assert seen_dim or device == "phone"  # the desktop deal (seed fixed) has the player follow suit
     summary = page.locator("#deal-summary")
     assert summary.locator("tbody tr").count() == 4
+    # The summary closes by itself when the server's pause ends, and says when (600 s on this server).
+    assert re.fullmatch(r"The next deal starts in (\d+) s\.", summary.locator("[data-next-in]").inner_text())
     shot(page, f"{device}-05-end-of-deal")
     scores = [int(x) for x in summary.locator("tbody tr td:nth-child(3)").all_inner_texts()]
     contract = page.locator("[data-testid=contract]").inner_text()
@@ -221,6 +223,12 @@ def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServ
     page.wait_for_function("document.querySelector('.statusbar').innerText.includes('Deal 2')")
     page.click("[data-cmd=scores]")
     assert page.locator("#scores-drawer tbody tr").count() == 1
+    # The sheet fits the screen: on a phone it spans the width, not the felt's middle column.
+    box = page.locator("#scores-drawer").bounding_box()
+    table = page.locator("#scores-drawer table").bounding_box()
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert box and table and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert table["x"] >= box["x"] and table["x"] + table["width"] <= box["x"] + box["width"] + 1
     shot(page, f"{device}-06-scores")
     assert not errors, errors
     page.context.close()
@@ -397,6 +405,12 @@ def test_the_arabic_table_is_right_to_left(browser: Browser, server: LiveServer,
     assert page.locator("[data-testid=contract]").inner_text() == "البنات"
     play_until(page, lambda: len(hand_cards(page)) <= 10)
     shot(page, f"arabic-{device}-02-play")
+    # A link's ?lang= is remembered too: the table reloaded without it stays in Arabic.
+    page.goto(f"{server.base}/t/{t['id']}?lang=ar")
+    page.wait_for_selector("[data-testid=board]")
+    page.goto(f"{server.base}/t/{t['id']}")
+    page.wait_for_selector("[data-testid=board]")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
     # The choice is remembered: a new page opens in Arabic.
     page.goto(f"{server.base}/")
     assert page.evaluate("document.documentElement.dir") == "rtl"
@@ -439,7 +453,20 @@ def test_history_and_the_replay_viewer(browser: Browser, server: LiveServer) -> 
     standings = page.locator("#match-over")
     standings.wait_for()
     assert standings.locator("#standings tbody tr").count() == 4
+    assert standings.locator("[data-testid=last-deal] tbody tr").count() == 4  # the last deal, not hidden
     shot(page, "match-over-standings")
+    assert not errors, errors
+    page.context.close()
+    # On a phone each finished match is a card: its totals and buttons are on the screen, not off to the side.
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{server.base}/history?lang=en")
+    row = page.locator(f"tr[data-match='{t['id']}']")
+    row.wait_for()
+    for part in (row.locator("td[data-label=Totals]"), row.locator("a[href^='/replay/']"), row.locator("a[download]")):
+        box = part.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert "(one kingdom)" in row.locator("td[data-label=Rules]").inner_text()  # words, not kingdoms=1
+    shot(page, "history-02-phone")
     assert not errors, errors
     page.context.close()
 
@@ -795,4 +822,55 @@ def test_a_player_without_a_name_is_player_and_a_bad_code_is_no_table(browser: B
     page.wait_for_selector("text=no table '<script>'")
     assert "<script>" not in page.inner_html("#app")  # shown as text, never as markup
     assert not errors, errors
+    page.context.close()
+
+
+def test_a_phone_held_sideways_shows_the_hand_without_scrolling(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    landscape = {"viewport": {"width": 740, "height": 375}, "is_mobile": True, "has_touch": True}
+    page = new_page(browser, landscape, errors)
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(1))
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("[data-testid=hand] .card")
+    hand = page.locator("[data-testid=hand]").bounding_box()
+    assert hand and hand["y"] + hand["height"] <= 375, hand
+    assert page.evaluate("document.documentElement.scrollHeight") <= 375 + 1
+    shot(page, "landscape-01-table")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_move_made_while_the_connection_is_down_is_refused_aloud(browser: Browser, server: LiveServer) -> None:
+    """A click while the socket is closed used to vanish without a word; now it says it was not sent, and
+    play goes on once the table reconnects."""
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    down = False
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        if down:
+            ws.close()
+            return
+        sockets.append(ws)
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(1))
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    legal = page.locator("[data-testid=hand] .card.legal")
+    play_until(page, lambda: legal.count() > 0 and not page.locator(".floating-dialog").count())
+    before = hand_cards(page)
+    down = True
+    sockets[-1].close()
+    page.wait_for_selector("text=Connection lost")
+    legal.first.click()
+    toast = page.locator("#toast")
+    toast.wait_for(state="visible")
+    assert toast.inner_text() == "Not connected, so your move was not sent. Reconnecting…"
+    assert hand_cards(page) == before
+    down = False
+    page.wait_for_selector("text=Connection lost", state="detached", timeout=15_000)
+    play_until(page, lambda: len(hand_cards(page)) < len(before))
+    assert not [e for e in errors if "WebSocket" not in e], errors
     page.context.close()

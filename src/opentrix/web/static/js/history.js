@@ -3,9 +3,17 @@
 import { api } from "./api.js";
 import { botName, escapeHtml, lang, t } from "./i18n.js";
 
+/** The options a host picks on the front page in words; any other option as the record spells it. */
+function optionText(key, value) {
+  if (key === "doubling" && typeof value === "boolean") return t(value ? "rules.doubling" : "rules.nodoubling");
+  if (key === "partnership" && typeof value === "boolean") return t(value ? "rules.partnership" : "rules.individual");
+  if (key === "kingdoms" && typeof value === "number") return t("rules.kingdoms", { n: value });
+  return `${key}=${JSON.stringify(value)}`;
+}
+
 function rulesText(rules) {
   if (typeof rules === "string") return t(`preset.${rules}`);
-  const extra = Object.entries(rules).filter(([k]) => k !== "preset").map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  const extra = Object.entries(rules).filter(([k]) => k !== "preset").map(([k, v]) => optionText(k, v));
   return `${t(`preset.${rules.preset}`)}${extra.length ? ` (${extra.join(", ")})` : ""}`;
 }
 
@@ -24,12 +32,13 @@ export function mountHistory(root) {
       const when = new Date(m.finished_at).toLocaleString(lang === "ar" ? "ar" : undefined);
       const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(playerText(p, s))}</span>`).join(", ");
       const totals = m.totals.map((x, s) => (m.winners.includes(s) ? `<b>${x}</b>` : String(x))).join(" / ");
-      return `<tr data-match="${m.id}"><td>${escapeHtml(when)}</td><td>${players}</td><td>${escapeHtml(rulesText(m.rules))}</td><td>${totals}</td>`
-        + `<td><a class="btn small" href="/replay/${m.id}" data-link>${t("nav.replay")}</a> <a class="btn small secondary" href="/api/tables/${m.id}/record" download>${t("dlg.download")}</a></td></tr>`;
+      return `<tr data-match="${m.id}"><td data-label="${escapeHtml(t("history.when"))}">${escapeHtml(when)}</td><td data-label="${escapeHtml(t("history.players"))}">${players}</td>`
+        + `<td data-label="${escapeHtml(t("history.rules"))}">${escapeHtml(rulesText(m.rules))}</td><td data-label="${escapeHtml(t("history.totals"))}">${totals}</td>`
+        + `<td class="actions"><a class="btn small" href="/replay/${m.id}" data-link>${t("nav.replay")}</a> <a class="btn small secondary" href="/api/tables/${m.id}/record" download>${t("dlg.download")}</a></td></tr>`;
     }).join("");
     root.innerHTML = `<div class="page"><div class="panel"><h2>${t("history.title")}</h2>`
       + (data.matches.length
-        ? `<div style="overflow-x:auto"><table class="list"><thead><tr><th>${t("history.when")}</th><th>${t("history.players")}</th><th>${t("history.rules")}</th><th>${t("history.totals")}</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`
+        ? `<div style="overflow-x:auto"><table class="list history"><thead><tr><th>${t("history.when")}</th><th>${t("history.players")}</th><th>${t("history.rules")}</th><th>${t("history.totals")}</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`
         : `<p>${t("history.empty")}</p>`)
       + `</div></div>`;
   }

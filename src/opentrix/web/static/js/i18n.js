@@ -33,7 +33,13 @@ const STRINGS = {
     "why.hearts": "You may not lead a heart while you hold another suit.",
     "why.place": "{card} does not fit the layouts yet. You can place {cards}.", "why.noplace": "None of your cards fits the layouts: pass.",
     "table.reconnecting": "Connection lost — reconnecting…", "table.away": "A bot is playing for you.", "table.back": "Take my seat back",
-    "table.watching": "You are watching this table. To play your own seat, open the table in the browser you joined it from.", "table.invite": "Invite",
+    "table.watching": "You are watching this table. (Have a seat at it? Open the table in the browser you joined from.)",
+    "table.notsent": "Not connected, so your move was not sent. Reconnecting…",
+    "dlg.nextin": "The next deal starts in {n} s.", "dlg.lastdeal": "Last deal",
+    "tiebreak.extra_koh_deal": "Tied for the lead: one more King of Hearts deal decides the match.",
+    "tiebreak.extra_kingdom": "Tied for the lead: a further kingdom decides the match.",
+    "rules.doubling": "doubling", "rules.nodoubling": "no doubling", "rules.partnership": "partnership", "rules.individual": "each for himself",
+    "rules.kingdoms": "{n} kingdoms", "rules.kingdoms.one": "one kingdom", "table.invite": "Invite",
     "table.timeout": "{name} ran out of time; a bot plays for now.",
     "table.winner": "{name} takes the trick", "table.winner.you": "You take the trick", "table.nolast": "No trick has been taken yet.",
     "table.doubledby": "doubled by {name}",
@@ -98,7 +104,13 @@ const STRINGS = {
     "why.hearts": "لا يجوز أن تبدأ بالكبة ومعك شكل آخر.",
     "why.place": "{card} لا تنزل على الصفوف بعد. يمكنك أن تنزل {cards}.", "why.noplace": "لا شيء من أوراقك ينزل على الصفوف: باس.",
     "table.reconnecting": "انقطع الاتصال — نعيد الاتصال…", "table.away": "روبوت يلعب عنك الآن.", "table.back": "استعد مقعدي",
-    "table.watching": "أنت تتفرج على هذه الطاولة. لتلعب في مقعدك افتح الطاولة من المتصفح الذي انضممت منه.", "table.invite": "دعوة",
+    "table.watching": "أنت تتفرج على هذه الطاولة. (لك مقعد فيها؟ افتح الطاولة من المتصفح الذي انضممت منه.)",
+    "table.notsent": "غير متصل، فلم تُرسل حركتك. جارٍ إعادة الاتصال…",
+    "dlg.nextin": "تبدأ التوزيعة التالية بعد {n} ث.", "dlg.lastdeal": "آخر توزيعة",
+    "tiebreak.extra_koh_deal": "تعادل في الصدارة: توزيعة شيخ كبة إضافية تحسم المباراة.",
+    "tiebreak.extra_kingdom": "تعادل في الصدارة: مملكة إضافية تحسم المباراة.",
+    "rules.doubling": "مع الدبل", "rules.nodoubling": "بلا دبل", "rules.partnership": "شراكة", "rules.individual": "فردي",
+    "rules.kingdoms": "الممالك: {n}", "rules.kingdoms.one": "مملكة واحدة", "table.invite": "دعوة",
     "table.timeout": "انتهى وقت {name}؛ يلعب عنه روبوت الآن.",
     "table.winner": "{name} أخذ اللمّة", "table.winner.you": "أخذتَ اللمّة", "table.nolast": "لم تُؤخذ أي لمّة بعد.",
     "table.doubledby": "دبّلها {name}",
@@ -160,7 +172,10 @@ const SUITS = {
 
 function initialLang() {
   const q = new URLSearchParams(location.search).get("lang");
-  if (q === "ar" || q === "en") return q;
+  if (q === "ar" || q === "en") {
+    localStorage.setItem("opentrix:lang", q); // a shared ?lang= link keeps its language past a reload
+    return q;
+  }
   const saved = localStorage.getItem("opentrix:lang");
   if (saved === "ar" || saved === "en") return saved;
   return (navigator.language || "en").toLowerCase().startsWith("ar") ? "ar" : "en";

@@ -21,7 +21,7 @@ export function mountTable(root, code) {
     n: null, epoch: null, view: null, info: null, drawer: null,
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
-    finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false,
+    finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
   };
   const tick = setInterval(() => updateTimer(root, st), 250);
 
@@ -92,6 +92,8 @@ export function mountTable(root, code) {
     st.deadline = timer.remaining === null || timer.remaining === undefined ? null : Date.now() + timer.remaining * 1000;
     st.timerSeat = timer.seat;
     st.timerTotal = timer.total || 0;
+    const nextIn = msg.table.next_deal_in;
+    st.nextDealAt = typeof nextIn === "number" ? Date.now() + nextIn * 1000 : null;
     if (!firstView) announceEvent(ev);
     announceTurn();
     render();
@@ -143,12 +145,20 @@ export function mountTable(root, code) {
 
   function act(action) {
     if (st.pending) return;
+    if (!st.connected) { toast(t("table.notsent")); return; } // said, not lost without a word
     st.pending = true;
     send({ type: "act", action });
   }
 
   function winnerText(s) {
     return s === st.seat ? t("table.winner.you") : t("table.winner", { name: seatName(s) });
+  }
+
+  /** A seat's name as HTML for tables and badges: a bot's level in its own span, which a phone hides. */
+  function seatNameHTML(s) {
+    const info = st.info && st.info.seats[s];
+    if (!info || s === st.seat || info.kind !== "bot") return escapeHtml(seatName(s));
+    return `${escapeHtml(botName(s))}<span class="lvl"> (${escapeHtml(t(`level.${info.level}`))})</span>`;
   }
 
   function seatName(s) {
@@ -216,7 +226,7 @@ export function mountTable(root, code) {
   function statusHTML() {
     const v = st.view;
     const kingdoms = v.rules && typeof v.rules === "object" && v.rules.kingdoms ? v.rules.kingdoms : 4;
-    const parts = [`<span class="chip">${t("table.code")} <b>${code}</b></span>`];
+    const parts = [`<span class="chip code">${t("table.code")} <b>${code}</b></span>`];
     if (v.tiebreak_deal) parts.push(`<span class="chip">${t("table.tiebreak")}</span>`);
     else parts.push(`<span class="chip">${t("table.kingdom", { n: Math.min(v.kingdom + 1, kingdoms), of: kingdoms })} · ${t("table.deal", { n: dealCount(v) })}</span>`);
     parts.push(`<span class="chip">♛ ${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span>`);
@@ -247,8 +257,12 @@ export function mountTable(root, code) {
       else if (info.kind === "human" && !info.connected) status = t("seat.offline");
       const timer = st.deadline !== null && st.timerSeat === s && st.timerTotal ? 1 : null;
       const inDeal = v.contract && v.phase !== "choose_contract";
+      const isBotSeat = s !== st.seat && info.kind === "bot";
       return {
         name: seatName(s),
+        // a bot's level apart from its name, so a narrow screen can drop the level and keep the name
+        short: isBotSeat ? botName(s) : null,
+        level: isBotSeat ? t(`level.${info.level}`) : null,
         isKing: v.king === s,
         isBot: info.kind === "bot" || info.away,
         isTurn: v.turn === s,
@@ -321,7 +335,7 @@ export function mountTable(root, code) {
 
   function scoresTable(highlightLast) {
     const v = st.view;
-    const head = `<tr><th>${t("dlg.deal")}</th>${[0, 1, 2, 3].map((s) => `<th dir="auto">${escapeHtml(seatName(s))}</th>`).join("")}</tr>`;
+    const head = `<tr><th>${t("dlg.deal")}</th>${[0, 1, 2, 3].map((s) => `<th dir="auto" title="${escapeHtml(seatName(s))}">${seatNameHTML(s)}</th>`).join("")}</tr>`;
     let n = 1; // deals numbered as the status bar counts them: a thrown-in deal and its redeal share one
     const rows = v.history.map((h, i) => {
       const name = h.thrown_in !== null ? t("scores.thrownin") : contractName(h.contract);
@@ -397,26 +411,35 @@ export function mountTable(root, code) {
     return `<table class="scores" id="standings"><thead><tr><th>${who}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
+  /** What the deal just ended gave each seat (or who threw it in): the end-of-deal summary's body,
+   *  shown again under the final standings so the last deal of a match is not lost behind them. */
+  function lastDealHTML(v) {
+    const last = v.history[v.history.length - 1];
+    if (last.thrown_in !== null) {
+      return `<p id="deal-summary-sub">${escapeHtml(t("dlg.thrownin", { name: seatName(last.thrown_in) }))}</p>`;
+    }
+    const rows = [0, 1, 2, 3].map((s) => `<tr><td dir="auto">${seatNameHTML(s)}</td><td>${tookText(s)}</td><td class="${scoreClass(last.scores[s])}">${last.scores[s]}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
+    return `<p id="deal-summary-sub"><b>${escapeHtml(contractName(last.contract))}</b> · ♛ ${escapeHtml(seatName(last.king))}</p>`
+      + `<table class="scores" data-testid="last-deal"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.took")}</th><th>${t("dlg.deal")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  }
+
   function dialogHTML() {
     const v = st.view;
     if (v.match_over) {
       const headline = headlineText(v.winners, v.team_totals);
+      const lastDeal = v.history.length ? `<h3>${t("dlg.lastdeal")}</h3>${lastDealHTML(v)}` : "";
       return `<div class="overlay"><div class="dialog" id="match-over" ${dialogAttrs("match-over", true)} data-autofocus><h2 id="match-over-title">${t("dlg.matchover")}</h2><p id="match-over-sub"><b>${escapeHtml(headline)}</b></p>`
         + standingsHTML(v.totals, v.winners, v.team_totals)
+        + lastDeal
         + `<details id="all-scores"${st.scoresOpen ? " open" : ""}><summary>${t("table.scores")}</summary>${scoresTable(false)}</details>`
         + `<div class="row"><a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>`
         + `<a class="btn secondary" href="/replay/${code}" data-link>${t("dlg.replay")}</a><a class="btn" href="/" data-link>${t("dlg.newtable")}</a></div></div></div>`;
     }
     if (v.phase !== "deal_over" || !v.history.length) return "";
-    const last = v.history[v.history.length - 1];
-    let body;
-    if (last.thrown_in !== null) {
-      body = `<p id="deal-summary-sub">${escapeHtml(t("dlg.thrownin", { name: seatName(last.thrown_in) }))}</p>`;
-    } else {
-      const rows = [0, 1, 2, 3].map((s) => `<tr><td dir="auto">${escapeHtml(seatName(s))}</td><td>${tookText(s)}</td><td class="${scoreClass(last.scores[s])}">${last.scores[s]}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
-      body = `<p id="deal-summary-sub"><b>${escapeHtml(contractName(last.contract))}</b> · ♛ ${escapeHtml(seatName(last.king))}</p>`
-        + `<table class="scores"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.took")}</th><th>${t("dlg.deal")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
-    }
+    let body = lastDealHTML(v);
+    const kind = st.info.tiebreak;
+    if (kind) body += `<p class="tiebreak-note" data-testid="tiebreak-note"><b>${escapeHtml(t(`tiebreak.${kind}`))}</b></p>`;
+    body += `<p class="countdown" data-next-in>${escapeHtml(nextDealText(st))}</p>`;
     const ready = st.info.ready || [];
     let action = "";
     if (st.seat !== null) {
@@ -623,7 +646,18 @@ export function mountTable(root, code) {
   };
 }
 
+/** The summary closes by itself when the server's pause ends: say when, so it does not vanish mid-read. */
+function nextDealText(st) {
+  if (st.nextDealAt === null) return "";
+  return t("dlg.nextin", { n: Math.max(0, Math.ceil((st.nextDealAt - Date.now()) / 1000)) });
+}
+
 function updateTimer(root, st) {
+  const countdown = root.querySelector("[data-next-in]");
+  if (countdown) {
+    const text = nextDealText(st);
+    if (countdown.textContent !== text) countdown.textContent = text;
+  }
   if (st.deadline === null || !st.timerTotal) return;
   const bar = root.querySelector(`[data-timer-seat="${st.timerSeat}"] > i`);
   if (!bar) return;
