@@ -874,3 +874,17 @@ def test_a_move_made_while_the_connection_is_down_is_refused_aloud(browser: Brow
     play_until(page, lambda: len(hand_cards(page)) < len(before))
     assert not [e for e in errors if "WebSocket" not in e], errors
     page.context.close()
+
+
+def test_the_move_timer_shows_its_seconds(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0), timer=30)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("#contract-dialog")  # the king's choice is timed too
+    secs = page.locator("[data-timer-secs='0']")
+    page.wait_for_function("(document.querySelector('[data-timer-secs=\"0\"]') || {}).textContent")
+    seconds = int(secs.inner_text().removesuffix(" s"))
+    assert 20 < seconds <= 30
+    assert not errors, errors
+    page.context.close()

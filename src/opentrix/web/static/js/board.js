@@ -32,7 +32,7 @@ function playerHTML(scene, seat) {
   const crown = (p.isKing ? `<span class="crown" role="img" aria-label="${escapeHtml(t("a11y.king"))}">♛</span>` : "");
   const status = p.status ? `<div class="status">${escapeHtml(p.status)}</div>` : "";
   const timer = p.timer !== undefined && p.timer !== null
-    ? `<div class="timerbar" data-timer-seat="${seat}"><i style="width:${Math.round(p.timer * 100)}%"></i></div>` : "";
+    ? `<div class="timerbar" data-timer-seat="${seat}"><i style="width:${Math.round(p.timer * 100)}%"></i></div><span class="timer-secs" data-timer-secs="${seat}"></span>` : "";
   const badge = `<div class="badge" data-seat="${seat}">${crown}<span class="name" dir="auto" title="${escapeHtml(p.name)}">${p.level ? `${escapeHtml(p.short)}<span class="lvl"> (${escapeHtml(p.level)})</span>` : escapeHtml(p.name)}</span>`
     + `<span class="meta">${meta.join(" · ")}</span>`
     + (p.handCount !== undefined ? `<span class="count">${escapeHtml(t("table.cardsleft", { n: p.handCount }))}</span>` : "")

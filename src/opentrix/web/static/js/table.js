@@ -664,6 +664,8 @@ function updateTimer(root, st) {
   const left = Math.max(0, st.deadline - Date.now()) / 1000;
   bar.style.width = `${Math.round((left / st.timerTotal) * 100)}%`;
   bar.parentElement.title = `${Math.ceil(left)} s`;
+  const secs = root.querySelector(`[data-timer-secs="${st.timerSeat}"]`);
+  if (secs) secs.textContent = `${Math.ceil(left)} s`; // the seconds themselves, not only a shrinking bar
 }
 
 export { navigate };
