@@ -21,7 +21,7 @@ from opentrix.match import Match
 from opentrix.rules import Rules
 from opentrix.tui import render
 from opentrix.tui.glyphs import Glyphs
-from opentrix.tui.play_app import PlayApp, ScoreSheet
+from opentrix.tui.play_app import ENTER_GRACE, PlayApp, ScoreSheet
 from opentrix.tui.session import PlaySession, choices
 from opentrix.tui.snapshot import screen_text
 from opentrix.view import view
@@ -215,7 +215,7 @@ async def test_ascii_mode_has_no_suit_symbols() -> None:
         await pilot.press("2")
         await settle(app, pilot)
         screen = screen_text(app)
-        assert "".join(screen.splitlines()[:-1]).isascii()  # all but the footer's key names
+        assert screen.isascii()  # the footer's key names too
         assert "Hand S Q 9 6 2  H K 10 7 6  D 4 2  C 10 7 6" in screen.replace("[", "").replace("]", "")
 
 
@@ -500,3 +500,173 @@ def test_pauses_out_of_all_proportion_are_refused(option: str, value: str) -> No
     args = ["play", "--terminal" if option == "--pause" else "--no-browser", option, value]
     result = CliRunner().invoke(cli_app, args)
     assert result.exit_code == 2 and option in result.output and "0 to 60 seconds" in result.output
+
+
+async def hurry_until_your_turn(app: PlayApp, pilot: Pilot[None], key: str = "space") -> None:
+    """Press ``key`` to hurry one bot at a time (the pause is long) until it is your turn."""
+    s = app.session
+    while s.bot_to_act() is not None:
+        before = len(s.match.history)
+        await pilot.press(key)
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if len(s.match.history) > before:
+                break
+        assert len(s.match.history) > before
+    for _ in range(20):  # the worker's last redraw
+        await pilot.pause(0.01)
+        if not any(w.is_running for w in app.workers):
+            break
+
+
+async def test_notes_about_waiting_go_when_the_turn_comes() -> None:
+    """``'qs': it is not your turn`` and ``Hints are for your turn.`` stayed on screen during your turn."""
+    app = make_app(seed=0, pause=30.0)  # seat 1 is king: the bots start
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        await type_text(pilot, "qs")
+        assert "'qs': it is not your turn" in screen_text(app)
+        await pilot.press("space")  # one bot acts; still not your turn: the note still holds
+        await pilot.pause(0.1)
+        if app.session.bot_to_act() is not None:
+            assert "'qs': it is not your turn" in screen_text(app)
+        await hurry_until_your_turn(app, pilot)
+        assert app.session.your_turn
+        assert "not your turn" not in screen_text(app)
+        await pilot.press("question_mark")  # now a hint is for your turn: no refusal
+        await pilot.pause(0.05)
+        assert "Hints are for your turn." not in screen_text(app)
+    app = make_app(seed=0, pause=30.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("question_mark")
+        assert "Hints are for your turn." in screen_text(app)
+        await hurry_until_your_turn(app, pilot)
+        assert "Hints are for your turn." not in screen_text(app)
+
+
+async def test_enter_that_hurries_the_bots_does_not_play_when_the_turn_comes() -> None:
+    """Enter pressed again and again to hurry the bots played the selected card the instant the turn came."""
+    app = make_app(seed=0, pause=30.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        s = app.session
+        await hurry_until_your_turn(app, pilot, key="enter")
+        assert s.your_turn
+        before = len(s.match.history)
+        await pilot.press("enter", "enter")  # still hurrying: nothing is played
+        await pilot.pause(0.05)
+        assert len(s.match.history) == before
+        assert "Enter hurried the bots, so it played nothing" in screen_text(app)
+        await pilot.pause(ENTER_GRACE + 0.1)
+        await pilot.press("enter")  # a deliberate Enter, once the key has rested
+        await pilot.pause(0.05)
+        assert len(s.match.history) > before
+    app = make_app()  # without hurrying, Enter plays at once (you are king here)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.session.match.deals and app.session.match.deals[0].contract == Contract.KING_OF_HEARTS
+
+
+async def test_no_color_draws_red_suits_like_the_black_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Greyed, bold red turned dark grey, like the dim of a card you may not play."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        console = Console(width=80, file=io.StringIO(), force_terminal=True, color_system="truecolor")
+        suit_colours: dict[str, set[tuple[int, int, int]]] = {}
+        for seg in console.render(app.screen._compositor.render_update(full=True)):
+            if seg.text in ("♠", "♥", "♦", "♣") and seg.style and seg.style.color:
+                suit_colours.setdefault(seg.text, set()).add(tuple(seg.style.color.get_truecolor()))
+        assert suit_colours["♥"] == suit_colours["♠"] == suit_colours["♦"] == suit_colours["♣"]
+
+
+def partnership_match_over() -> PlaySession:
+    s = PlaySession(Rules.preset("classic", partnership=True), ["random"] * 3, seed=5)
+    rng = random.Random(5)
+    while not s.match.is_over:
+        if s.match.phase == Phase.DEAL_OVER:
+            s.next_deal()
+        elif s.your_turn:
+            s.play(rng.choice(s.view().legal_actions))
+        else:
+            seat = s.bot_to_act()
+            assert seat is not None
+            bot, v, legal = s.bot_inputs(seat)
+            s.apply_bot(seat, bot.act(v, legal))
+    return s
+
+
+async def test_a_partnership_wins_with_its_team_total() -> None:
+    """``A (0) and C (2) share the win (20)`` gave one seat's total where the team had 115."""
+    s = partnership_match_over()
+    m = s.match
+    assert len(m.winners) == 2, "the teams tied: pick another seed"
+    team = m.totals[m.winners[0]] + m.totals[m.winners[1]]
+    assert team != m.totals[m.winners[0]]
+    app = PlayApp(s, Glyphs(), pause=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        words = " ".join(screen_text(app).split())
+        who = " and ".join(app.names[w] for w in m.winners)
+        assert f"The match is over: {who} win as a team ({team})." in words
+
+
+async def test_sixteen_doubling_answers_at_60x20_keep_the_typed_line() -> None:
+    """At 60x20 the sixteen answers pushed the typed line, the message and the footer below the edge;
+    answers are now packed closer under a shorter question, never split over two lines."""
+    app = complex_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")  # Complex
+        await settle(app, pilot)
+        v = app.session.view()
+        opts = choices(v, Glyphs())
+        assert v.phase == Phase.DOUBLE and len(opts) == 16
+        lines = screen_text(app).splitlines()
+        assert len(lines) == 20 and any(line.startswith("> ▏") for line in lines)
+        for i, o in enumerate(opts):  # every answer whole on one line
+            label = f"{i + 1} {o.label.removeprefix('double ')}"
+            assert any(label in line for line in lines), label
+        await pilot.press("k", "h", "space", "q", "z", "enter")
+        lines = screen_text(app).splitlines()
+        assert any(line.startswith("'qz' is not a card") for line in lines)
+        assert lines[-1].startswith("> ▏")  # the footer gave way, not the line you type on
+        await pilot.resize_terminal(60, 18)  # shorter still: the question is cut, the typed line stays
+        await pilot.pause()
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert len(lines) == 18 and any(line.startswith("> ▏") for line in lines)
+        assert any(line.startswith("'qz' is not a card") for line in lines)
+
+
+async def test_doubling_lists_the_cards_in_the_hand_order() -> None:
+    """The question listed Q♥ before K♥ (card numbers) while the answers started with K♥."""
+    app = complex_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        words = " ".join(screen_text(app).split())
+        assert "Hand ♠ Q 7 ♥ K 7 6 ♦ K Q 6 2 ♣ Q 10 9 2" in words
+        assert "Double which of Q♠, K♥, Q♦, Q♣?" in words
+        assert "[1 Q♠] 2 K♥ 3 Q♦ 4 Q♣ 5 Q♠ K♥ 6 Q♠ Q♦" in words
+
+
+async def test_in_a_tall_terminal_the_typed_line_stays_under_the_question() -> None:
+    """At 120x40 the message took every spare row and the typed line sat far below the question."""
+    app = complex_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        lines = screen_text(app).splitlines()
+        question = max(i for i, line in enumerate(lines) if "16 no double" in line)
+        entry = next(i for i, line in enumerate(lines) if line.startswith("> "))
+        assert question < entry <= question + 2  # the message's row between them
+        assert "scores" in lines[-1]  # the footer still at the bottom

@@ -23,6 +23,7 @@ from opentrix.tui.replay_app import ReplayApp
 from opentrix.tui.session import PlaySession
 from opentrix.tui.snapshot import screen_text
 from opentrix.view import view
+from test_tui_play import partnership_match_over
 
 EXAMPLES = files("opentrix") / "examples"
 SIZE = (80, 24)
@@ -91,9 +92,10 @@ async def test_replay_of_an_invalid_record_names_the_error() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("end")
         screen = screen_text(app)
-        assert "Invalid record:  deal 0, play 5: seat 1 must follow suit D (holds 8D 5D 3D)" in screen
+        assert "Invalid record: deal 0, play 5: seat 1 must follow suit D (holds 8D 5D 3D)" in screen
         assert "This is the last position before the error." in screen
-        assert "".join(screen.splitlines()[:-1]).isascii()  # all but the footer's key names
+        assert screen.isascii()  # the footer's key names too: "right next", not arrows
+        assert "right next" in screen and "left back" in screen
 
 
 def replay_cli() -> typer.Typer:
@@ -131,13 +133,19 @@ async def test_a_saved_game_replays(tmp_path: Path) -> None:
             bot, v, legal = s.bot_inputs(seat)
             s.apply_bot(seat, bot.act(v, legal))
     rp = build_replay(Record.loads(path.read_text(encoding="utf-8")))
-    assert rp.error is None and rp.names[0] == "player (0)"
+    assert rp.error is None
+    # the names the match was played under, not "player (0)", "bot:random (1)" and columns s0..s3
+    assert rp.names == ["You", "Right (random)", "Across (random)", "Left (random)"]
+    assert rp.heads() == ["You", "Rgt", "Acr", "Lft"]
     assert rp.steps[-1].match.deals[-1].plays == s.match.deals[-1].plays
     app = ReplayApp(rp, path.name)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("end")
-        assert "End: the record ends here." in screen_text(app)
-        assert Card(s.match.deals[-1].plays[-1]).symbol in screen_text(app)
+        screen = screen_text(app)
+        assert "End: the record ends here." in screen
+        assert Card(s.match.deals[-1].plays[-1]).symbol in screen
+        assert "Right (random)" in screen and " # deal  You  Rgt  Acr  Lft" in screen
+        assert "bot:" not in screen and "player" not in screen and "s0" not in screen
 
 
 def test_a_thrown_in_deal_and_its_redeal_are_steps() -> None:
@@ -208,3 +216,52 @@ def test_a_record_with_no_deals_yet_is_valid_with_nothing_to_show(tmp_path: Path
     result = CliRunner().invoke(replay_cli(), ["replay", str(path)])
     assert result.exit_code == 0 and "valid record with no deals yet" in result.output
     assert "invalid" not in result.output
+
+
+async def test_a_small_terminal_shows_the_whole_error_and_its_hint() -> None:
+    """At 60x20 the hint under the error was cut, and ``Invalid record:  deal 0`` had a double space."""
+    rp = load_replay(example("classic-invalid-revoke.json"))
+    app = ReplayApp(rp, "bad.json", Glyphs())
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("end")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        words = " ".join(" ".join(lines).split())
+        assert "Invalid record: deal 0, play 5: seat 1 must follow suit ♦ (holds 8♦ 5♦ 3♦)" in words
+        assert any(line.startswith("This is the last position before the error.") for line in lines)
+        assert "Invalid record:  " not in screen_text(app)
+        await pilot.press("home")
+        await pilot.pause()
+        assert any(
+            line.startswith("The steps stop just before it (End jumps there).")
+            for line in screen_text(app).splitlines()
+        )
+
+
+async def test_a_partnership_match_ends_with_its_team_total(tmp_path: Path) -> None:
+    s = partnership_match_over()
+    m = s.match
+    rp = build_replay(Record.from_match(m, ["Lina", "Omar", "Sami", "Rana"]))
+    app = ReplayApp(rp, "team.json", Glyphs())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("end")
+        await pilot.pause()
+        words = " ".join(screen_text(app).split())
+    team = m.totals[m.winners[0]] + m.totals[m.winners[1]]
+    who = " and ".join(rp.names[w] for w in m.winners)
+    assert f"End: the match is over: {who} win as a team ({team})." in words
+
+
+async def test_ascii_replay_writes_three_dots() -> None:
+    """In ASCII mode ``…`` became a bare ``.``: ``.  6 earlier deals``, ``Papadopou.``."""
+    data = json.loads(example("classic-full-match.json").read_text())
+    data["players"] = ["Alexandra Papadopoulou", "Omar", "Sami", "Rana"]
+    rp = build_replay(Record.from_json(data), Glyphs(ascii=True))
+    app = ReplayApp(rp, "long.json", Glyphs(ascii=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("end")
+        await pilot.pause()
+        screen = screen_text(app)
+    assert screen.isascii()
+    assert "Alexandra Papadop... (0)" in screen
+    assert "   ... 11 earlier deals" in screen  # twenty deals, nine rows of them

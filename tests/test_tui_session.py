@@ -232,8 +232,8 @@ def test_an_unfinished_saved_match_is_taken_up_where_it_stopped(tmp_path: Path) 
     assert again.match.history == left.match.history and again.rules == left.rules
     assert again.view() == left.view()
     assert again.levels == ["random", "random", "random"]
-    assert "Taken up from" in again.notice and "1 deals played" in again.notice
-    assert f"from seed {again.seed}" in again.notice  # the record has no seed: later deals get a new one
+    assert "Taken up from" in again.notice and "(1 deal played)" in again.notice
+    assert again.seed == 11 and "from seed" not in again.notice  # the save file keeps the match's seed
     with_seed = PlaySession.open("classic", ["hard", "easy", "medium"], 11, path)
     assert with_seed.seed == 11 and with_seed.levels == ["hard", "easy", "medium"]
     assert "from seed" not in with_seed.notice
@@ -304,3 +304,80 @@ def test_a_record_with_no_deals_is_no_match_to_lose(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="holds no match to take up"):
         path.write_text(json.dumps({"format": "opentrix-record/1", "rules": "wikipedia", "deals": [{}]}))
         PlaySession.open(None, None, 3, path)
+
+
+def _play_to_the_next_deal(path: Path, seed: int = 11) -> PlaySession:
+    """A session saving to ``path``, its first deal over and the next one dealt (no contract named yet)."""
+    s = session(seed=seed, save=path)
+    while s.match.phase != Phase.DEAL_OVER:
+        if s.your_turn:
+            s.play(s.view().legal_actions[-1])
+        else:
+            run_bots(s)
+    s.next_deal()
+    return s
+
+
+def test_quitting_before_a_contract_does_not_deal_a_new_hand(tmp_path: Path) -> None:
+    """The record had no trace of the next deal until a contract was named, and taking it up without
+    --seed dealt from a new seed: quitting redrew a hand already seen."""
+    path = tmp_path / "match.json"
+    left = _play_to_the_next_deal(path)
+    seen = left.match.pending_hands
+    assert seen is not None and left.match.phase == Phase.CHOOSE_CONTRACT
+    for seed in (None, 11):  # as the exit line says: no --seed, or the seed it printed
+        again = PlaySession.open(None, None, seed, path)
+        assert again.seed == 11 and again.match.phase == Phase.DEAL_OVER
+        again.next_deal()
+        assert again.match.pending_hands == seen
+    with pytest.raises(ValueError, match=r"seed 12 did not deal the match in .* leave out --seed"):
+        PlaySession.open(None, None, 12, path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["seed"] == 11  # a top-level key record readers ignore
+    result = CliRunner().invoke(cli_app, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+
+
+def test_even_the_first_hand_is_kept_once_seen(tmp_path: Path) -> None:
+    path = tmp_path / "new.json"
+    first = PlaySession.open(None, ["random"] * 3, None, path)
+    assert path.exists()  # written at once: the hand on screen is in the file
+    assert json.loads(path.read_text(encoding="utf-8"))["deals"] == []
+    again = PlaySession.open(None, None, None, path)
+    assert again.seed == first.seed and again.match.pending_hands == first.match.pending_hands
+    with pytest.raises(ValueError, match="leave out --seed"):
+        PlaySession.open(None, None, first.seed + 1, path)
+    assert CliRunner().invoke(cli_app, ["verify", str(path)]).exit_code == 0
+
+
+def test_a_save_file_without_a_seed_gets_one_and_keeps_it(tmp_path: Path) -> None:
+    """A file saved before seeds were kept: the deals to come get a new seed, kept from then on, so the
+    exit line's ``seed N`` can be given back with the same --save file."""
+    path = tmp_path / "old.json"
+    _play_into_second_deal(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["seed"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    again = PlaySession.open(None, None, None, path)
+    assert f"The deals still to come are from seed {again.seed}." in again.notice
+    assert json.loads(path.read_text(encoding="utf-8"))["seed"] == again.seed
+    later = PlaySession.open(None, None, again.seed, path)
+    assert later.seed == again.seed and later.match.history == again.match.history
+    with pytest.raises(ValueError, match="seed 12 did not deal"):
+        PlaySession.open(None, None, 12, path)
+
+
+def test_the_exit_line_names_a_seed_the_save_file_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from opentrix.tui import play_terminal
+    from opentrix.tui.play_app import PlayApp
+
+    path = tmp_path / "match.json"
+    _play_to_the_next_deal(path, seed=11)
+    monkeypatch.setattr(PlayApp, "run", lambda self: None)  # quit at once
+    play_terminal(None, None, None, path)
+    out = capsys.readouterr().out
+    assert out.startswith("seed 11: 1 deal finished,")  # one deal, not "1 deals"
+    assert f"take it up with: opentrix play --terminal --save {path}" in out
+    assert PlaySession.open(None, None, 11, path).seed == 11

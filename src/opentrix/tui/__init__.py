@@ -32,13 +32,15 @@ def play_terminal(
     glyphs = Glyphs(ascii=ascii_wanted() if ascii is None else ascii)
     PlayApp(session, glyphs, pause=pause).run()
     done = sum(1 for d in session.match.deals if d.scores is not None and d.thrown_in is None)
-    state = "match over" if session.match.is_over else f"{done} deals finished"
+    state = "match over" if session.match.is_over else f"{done} deal{'' if done == 1 else 's'} finished"
     print(f"seed {session.seed}: {state}, totals {session.match.totals} (you, right, across, left)")
     if save is not None:
         if session.save_error:
             print(f"opentrix: {session.save_error}", file=sys.stderr)
         elif session.match.deals:
             print(f"saved to {save}; check it with: opentrix verify {save}")
+            if not session.match.is_over:
+                print(f"take it up with: opentrix play --terminal --save {save}")
 
 
 def require_textual() -> None:

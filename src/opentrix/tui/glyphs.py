@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rich.text import Text
+from rich.text import Span, Text
 
 from ..cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
 
 RED_SUITS = (1, 2)  # hearts and diamonds
+
+
+def hand_order(cards: Iterable[int]) -> list[int]:
+    """Cards as the hand is drawn, by suit (♠ ♥ ♦ ♣), high to low: every list of cards on screen uses it."""
+    return sorted(cards, key=lambda c: (c // 13, -c))
 
 
 def ascii_wanted(stream: object = None) -> bool:
@@ -24,9 +30,17 @@ def ascii_wanted(stream: object = None) -> bool:
 
 @dataclass(frozen=True)
 class Glyphs:
-    """Card and suit text for one screen; ``ascii=True`` writes ``QS`` and ``S`` instead of ``Q♠`` and ``♠``."""
+    """Card and suit text for one screen; ``ascii=True`` writes ``QS`` and ``S`` instead of ``Q♠`` and ``♠``.
+
+    ``color=False`` (NO_COLOR) draws red suits bold like the black ones: greyed, red looked like the dim
+    of a card you may not play.
+    """
 
     ascii: bool = False
+    color: bool = True
+
+    def suit_style(self, suit: int) -> str:
+        return "bold red" if self.color and suit in RED_SUITS else "bold"
 
     def suit(self, suit: int) -> str:
         return SUIT_CHARS[suit] if self.ascii else SUIT_SYMBOLS[suit]
@@ -48,16 +62,39 @@ class Glyphs:
             message = message.replace(fancy, plain)
         return message
 
+    def ellipsis(self) -> str:
+        return "..." if self.ascii else "…"
+
     def plain(self, text: Text) -> Text:
-        """A drawn line with every non-ASCII sign swapped one for one (styles kept) in ASCII mode."""
+        """A drawn line with every non-ASCII sign in letters (styles kept) in ASCII mode; ``…`` becomes ``...``."""
         if not self.ascii:
             return text
-        swapped = text.plain.translate(_ONE_FOR_ONE)
-        return Text(swapped, style=text.style, spans=list(text.spans), end=text.end)
+        swapped = Text(text.plain.translate(_ONE_FOR_ONE), style=text.style, spans=list(text.spans), end=text.end)
+        if "…" not in swapped.plain:
+            return swapped
+        cuts = [i + d for i, ch in enumerate(swapped.plain) if ch == "…" for d in (0, 1)]
+        out = Text(style=text.style, end=text.end)
+        for piece in swapped.divide(cuts):
+            if piece.plain == "…":  # three dots, each with the styles the one sign had
+                piece = Text("...", spans=[Span(0, 3, s.style) for s in piece.spans])
+            piece.style = ""  # the whole line's style is ``out``'s own
+            out.append_text(piece)
+        return out
+
+
+# Footer key names in ASCII mode: Textual shows arrows and other signs for some keys.
+_ASCII_KEYS = {"→": "right", "←": "left", "↑": "up", "↓": "down", "⏎": "enter", "⌫": "backspace", "⇥": "tab"}
+
+
+def ascii_key(shown: str, key: str) -> str:
+    """A key as the footer shows it, in plain letters (the key's own name if nothing else will do)."""
+    shown = "".join(_ASCII_KEYS.get(ch, ch) for ch in shown)
+    return shown if shown.isascii() else key
 
 
 _PLAIN = (("←/→", "left/right"), ("…", "..."), ("—", "-"), ("◀", "<"), ("›", ">"), ("×", "x"))
+# ``…`` is not here: ``plain`` writes it as three dots.
 _ONE_FOR_ONE = str.maketrans(
-    {"·": "-", "…": ".", "—": "-", "–": "-", "◀": "<", "›": ">", "×": "x", "▏": "_", "│": "|", "←": "<", "→": ">"}
+    {"·": "-", "—": "-", "–": "-", "◀": "<", "›": ">", "×": "x", "▏": "_", "│": "|", "←": "<", "→": ">"}
     | dict(zip(SUIT_SYMBOLS, SUIT_CHARS, strict=True))
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -26,10 +27,11 @@ from ..deal import Phase, redeal_grounds
 from ..errors import TrixError
 from ..view import View
 from . import render
-from .glyphs import Glyphs
+from .glyphs import Glyphs, ascii_key, hand_order
 from .session import (
     HUMAN,
     SEAT_NAMES,
+    SHORT_NAMES,
     Choice,
     InputError,
     PlaySession,
@@ -41,8 +43,11 @@ from .session import (
 )
 
 PAUSES = (0.0, 0.15, 0.3, 0.6, 1.0, 1.6, 2.5)  # seconds between bot actions; < and > step through them
-SHORT_NAMES = ("You", "Rgt", "Acr", "Lft")
 TYPED_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyz♠♥♦♣_")
+# After Enter has hurried the bots, it plays nothing until it has rested this long (seconds) and the
+# turn has been yours this long: pressed again and again to hurry, it must not play the card that
+# happens to be selected the moment your turn comes.
+ENTER_GRACE = 0.6
 
 NARROW = 80  # below this width the score panel cannot fit beside the table; Tab still shows the sheet
 CSS = """
@@ -56,8 +61,8 @@ Screen { layout: vertical; }
 .-ascii #scores { border-left: ascii $panel-lighten-2; }
 .-ascii #sheet { border: ascii $panel-lighten-2; }
 #hand { height: 1; }
-#prompt { height: auto; min-height: 2; }
-#message { height: 1fr; min-height: 1; }
+#prompt { height: auto; min-height: 2; }  /* PlayApp.fit() sets the heights of these two */
+#message { height: auto; min-height: 1; }  /* not 1fr: what you type stays next to the question */
 #entry { height: 1; }
 ScoreSheet { align: center middle; }
 #sheet {
@@ -118,10 +123,16 @@ class PlayApp(App[None]):
         self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]  # -narrow hides the score panel
         self.session = session
         self.g = glyphs or Glyphs()
+        if self.no_color:  # red suits in bold, not a grey that reads as dim
+            self.g = replace(self.g, color=False)
         self.pause = pause
         self.typed = ""
         self.cursor = 0
         self.message = Text()
+        self.message_until_turn = False  # "it is not your turn" and the like: gone when the turn comes
+        self.enter_hurried = False  # Enter has hurried the bots since your last move
+        self.turn_began = 0.0  # time.monotonic() when the bots last handed the turn back
+        self.last_enter = 0.0
         self.last_event = ""
         self.decision_key: tuple[int, int] | None = None
         self.hurry = asyncio.Event()
@@ -154,6 +165,10 @@ class PlayApp(App[None]):
         """Refit once the new size is in place (this handler runs before Textual records it)."""
         self.call_later(self.refresh_table)
 
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        return ascii_key(shown, binding.key) if self.g.ascii else shown
+
     # -- drawing -----------------------------------------------------------------------------------------
 
     def current_choices(self, v: View) -> list[Choice]:
@@ -179,27 +194,41 @@ class PlayApp(App[None]):
         legal = [a for a in v.legal_actions if A.is_card(a)] if v.phase == Phase.PLAY else []
         hand = render.hand_bar(int(v.hand or 0), self.g, legal, selected if selected in legal else None)
         self.put("#hand", Text("Hand ", style="dim") + hand)
-        prompt = self.prompt(v)
-        self.put("#prompt", prompt)
         self.put("#message", self.message)
         entry = Text("> ", style="dim") + Text(self.typed, style="bold") + Text("▏" if not self.g.ascii else "_")
         self.put("#entry", entry)
-        self.fit(header, prompt)
+        self.fit(header, v)
 
-    def fit(self, header: Text, prompt: Text) -> None:
-        """Keep the prompt, the message and what you type on screen when rows run short.
+    def rows(self, text: Text, width: int) -> int:
+        """How many rows ``text`` takes on screen at ``width`` columns."""
+        return len(self.g.plain(text).wrap(self.console, width)) if text.plain else 0
+
+    def fit(self, header: Text, v: View) -> None:
+        """Draw the prompt, and keep it, the message and what you type on screen when rows run short.
 
         A long question (sixteen doubling answers) or a short terminal would otherwise push them below
         the bottom edge, where refusals go unseen: the blank rows around the table go first, then the
-        footer of key names (the same keys are listed in docs/terminal.md).
+        footer of key names (the same keys are listed in docs/terminal.md), then the question's options
+        are packed closer under a shorter head; last, the prompt and the message are cut, never the line
+        you type on.
         """
         width, height = self.size
         if width <= 0 or height <= 0:
+            self.put("#prompt", self.prompt(v, width or 80))
             return
-        header_rows = min(2, len(header.wrap(self.console, width)))
-        prompt_rows = max(2, len(prompt.wrap(self.console, width)))
-        # header, status, table, hand, prompt, one row of message, entry; then padding and footer
-        spare = height - (header_rows + 1 + 11 + 1 + prompt_rows + 1 + 1)
+        # header, status, table, hand and the typed line; the prompt, the message and spare rows share the rest
+        room = height - (min(2, self.rows(header, width)) + 1 + 11 + 1 + 1)
+        message_rows = max(1, self.rows(self.message, width))
+        prompt = self.prompt(v, width)
+        if max(2, self.rows(prompt, width)) + message_rows > room:
+            prompt = self.prompt(v, width, compact=True)
+        prompt_rows = max(2, self.rows(prompt, width))
+        message_rows = min(message_rows, max(1, room - prompt_rows))
+        prompt_rows = min(prompt_rows, max(1, room - message_rows))
+        self.put("#prompt", prompt)
+        self.query_one("#prompt").styles.height = prompt_rows
+        self.query_one("#message").styles.height = message_rows
+        spare = room - prompt_rows - message_rows
         pad = 1 if spare >= 3 else 0
         main = self.query_one("#main")
         if main.styles.padding.top != pad:
@@ -221,15 +250,14 @@ class PlayApp(App[None]):
             t.append(f" · {self.last_event}")
         return t
 
-    def prompt(self, v: View) -> Text:
-        """What is asked of you now, and how to answer."""
+    def prompt(self, v: View, width: int = 80, compact: bool = False) -> Text:
+        """What is asked of you now, and how to answer; ``compact`` when rows are short (fewer words)."""
         g = self.g
         if v.match_over:
             if not v.winners:
                 return Text("The match is over. Ctrl+Q quits.")
-            who = " and ".join(self.names[w] for w in v.winners)
-            verb = "win" if v.winners == (HUMAN,) else "wins" if len(v.winners) == 1 else "share the win"
-            return Text(f"The match is over: {who} {verb} ({v.totals[v.winners[0]]}). Ctrl+Q quits.", style="bold")
+            result = render.result(v.winners, v.totals, v.rules.partnership, self.names)
+            return Text(f"The match is over: {result}. Ctrl+Q quits.", style="bold")
         if v.phase == Phase.DEAL_OVER:
             if v.thrown_in is not None:
                 head = f"{self.names[v.thrown_in]} claimed a redeal: the same king deals again."
@@ -244,32 +272,51 @@ class PlayApp(App[None]):
         if v.phase == Phase.PLAY:
             return self.play_prompt(v)
         if v.phase == Phase.CHOOSE_CONTRACT:
-            head = g.text("You are king: name a contract (number, or ←/→ then Enter).")
+            head = "You are king: name a contract" + ("." if compact else g.text(" (number, or ←/→ then Enter)."))
         elif v.phase == Phase.DOUBLE:
-            mine = sorted({c for a in v.legal_actions if A.is_double(a) for c in A.doubled_cards(a)})
+            mine = hand_order({c for a in v.legal_actions if A.is_double(a) for c in A.doubled_cards(a)})
             cards = [g.card(c) for c in mine]
             if len(cards) > 1:  # every set of them is an answer: keep the head short, the list is long
-                head = f"Double which of {', '.join(cards)}? Another player who takes one pays double; you gain."
+                head = f"Double which of {', '.join(cards)}?"
+                if not compact:
+                    head += " Another player who takes one pays double; you gain."
             else:
-                head = f"Double {cards[0]}? If another player takes it, he pays double and you gain."
+                head = f"Double {cards[0]}?"
+                if not compact:
+                    head += " If another player takes it, he pays double and you gain."
         else:
             grounds = redeal_grounds(int(v.hand or 0), v.contract) if v.contract is not None else ""
             head = f"Your hand allows a redeal ({grounds}): claim it, or play on?"
         if len(opts) > 9:
             head += " Type a number, then Enter."
-        line = Text(head + "\n")
+        return Text(head + "\n") + self.options(v, opts, width, compact)
+
+    def options(self, v: View, opts: list[Choice], width: int, compact: bool) -> Text:
+        """The numbered answers, laid out here in lines of ``width``, so that none is split over two lines.
+
+        (A no-break space would not do it: Textual breaks lines at any space.) ``compact`` packs them
+        closer: two spaces between answers instead of four.
+        """
+        out = Text()
+        x = 0
+        gap = "" if compact else "  "
+        selected = self.cursor % len(opts)
         for i, o in enumerate(opts):
             shown = o.label
             if v.phase == Phase.DOUBLE and len(opts) > 2:  # under "Double which ...?", the cards say it all
                 shown = shown.removeprefix("double ")
             label = f"{i + 1} {shown}"
-            if i:
-                line.append("  ")
-            line.append(
-                f"[{label}]" if i == self.cursor % len(opts) else f" {label} ",
-                style="bold reverse" if i == self.cursor % len(opts) else "",
-            )
-        return line
+            piece = Text(f"[{label}]", style="bold reverse") if i == selected else Text(f" {label} ")
+            width_needed = self.g.plain(piece).cell_len
+            if x and x + len(gap) + width_needed > width:
+                out.append("\n")
+                x = 0
+            elif x:
+                out.append(gap)
+                x += len(gap)
+            out.append_text(piece)
+            x += width_needed
+        return out
 
     def play_prompt(self, v: View) -> Text:
         g = self.g
@@ -287,18 +334,20 @@ class PlayApp(App[None]):
         else:
             lead = v.trick[0][1] // 13
             if all(c // 13 == lead for c in cards):
-                head = Text("Your turn: follow ", style="bold") + Text(g.suit(lead), style=render.suit_style(lead))
+                head = Text("Your turn: follow ", style="bold") + Text(g.suit(lead), style=render.suit_style(lead, g))
                 head.append(" with ")
                 head.append_text(render.cards_line(cards, g))
             else:
-                head = Text("Your turn: no ", style="bold") + Text(g.suit(lead), style=render.suit_style(lead))
+                head = Text("Your turn: no ", style="bold") + Text(g.suit(lead), style=render.suit_style(lead, g))
                 head.append(", play any card" if len(cards) > 1 else ", discard ")
                 if len(cards) == 1:
                     head.append_text(render.cards_line(cards, g))
         return head + Text("\n" + keys, style="dim")
 
-    def say(self, text: str | Text, style: str = "") -> None:
+    def say(self, text: str | Text, style: str = "", until_turn: bool = False) -> None:
+        """Show a message; ``until_turn`` for one about waiting ("not your turn"): it goes when the turn comes."""
         self.message = text if isinstance(text, Text) else Text(self.g.text(text), style=style)
+        self.message_until_turn = until_turn
 
     # -- flow --------------------------------------------------------------------------------------------
 
@@ -340,6 +389,10 @@ class PlayApp(App[None]):
                 self.say(problem)
             self.answer_forced()
             self.refresh_table()
+        self.turn_began = time.monotonic()
+        if self.message_until_turn:  # "'qs': it is not your turn" is wrong from now on
+            self.say("")
+            self.refresh_table()
 
     def submit(self, action: int) -> None:
         try:
@@ -349,6 +402,7 @@ class PlayApp(App[None]):
             self.refresh_table()
             return
         self.say("")
+        self.enter_hurried = False
         self.last_event = describe_action(HUMAN, action, self.g)
         self.step()
 
@@ -374,6 +428,7 @@ class PlayApp(App[None]):
         if not ch or ch not in TYPED_CHARS or event.key in ("space", "tab"):
             return
         event.stop()
+        self.enter_hurried = False  # typing is deliberate: Enter then sends it at once
         v = self.session.view()
         if v.to_act and v.phase != Phase.PLAY and ch.isdigit() and not self.typed and len(self.current_choices(v)) <= 9:
             opts = self.current_choices(v)
@@ -393,16 +448,24 @@ class PlayApp(App[None]):
         opts = self.current_choices(v)
         if opts:
             self.cursor = (self.cursor + delta) % len(opts)
+            self.enter_hurried = False  # you chose the selection: Enter plays it at once
             self.refresh_table()
 
     def action_enter(self) -> None:
+        """Send what you typed, play the selection, deal the next deal, or (while bots play) hurry them.
+
+        Enter that has been hurrying the bots does not also play, or deal, the instant the turn comes
+        back: it waits until the key has rested for ``ENTER_GRACE`` (see that constant).
+        """
         s = self.session
         v = s.view()
+        now, last = time.monotonic(), self.last_enter
+        self.last_enter = now
         if self.typed:
             text, self.typed = self.typed, ""
             if not v.to_act:
                 why = "it is not your turn" if v.phase < Phase.DEAL_OVER else "there is nothing to decide now"
-                self.say(f"'{text}': {why}")
+                self.say(f"'{text}': {why}", until_turn=v.phase < Phase.DEAL_OVER)
                 self.refresh_table()
                 return
             try:
@@ -413,6 +476,12 @@ class PlayApp(App[None]):
                 return
             self.submit(action)
             return
+        your_move = v.to_act or (v.phase == Phase.DEAL_OVER and not v.match_over)
+        if your_move and self.enter_hurried and min(now - self.turn_began, now - last) < ENTER_GRACE:
+            self.say("Your turn now: Enter hurried the bots, so it played nothing. Press it again to go on.")
+            self.refresh_table()
+            return
+        self.enter_hurried = False
         if v.to_act:
             selected = self.selected_action(v)
             if selected is not None:
@@ -422,7 +491,8 @@ class PlayApp(App[None]):
             self.last_event = ""
             self.say("")
             self.step()
-        else:
+        elif not v.match_over:
+            self.enter_hurried = True
             self.hurry.set()
 
     def action_backspace(self) -> None:
@@ -455,7 +525,7 @@ class PlayApp(App[None]):
     def action_hint(self) -> None:
         v = self.session.view()
         if not v.to_act:
-            self.say("Hints are for your turn.")
+            self.say("Hints are for your turn.", until_turn=v.phase < Phase.DEAL_OVER)
             self.refresh_table()
             return
         self.say("Thinking of a hint…", style="dim")

@@ -8,14 +8,16 @@ alone: the selected card has brackets, legal cards are also listed in words, the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from ..cards import KING_OF_HEARTS, QUEENS, SUIT_MASKS, cards_of
 from ..contracts import Contract
 from ..deal import Phase
 from ..view import View
-from .glyphs import RED_SUITS, Glyphs
+from .glyphs import Glyphs, hand_order
 
 TABLE_WIDTH = 51
 SCORE_WIDTH = 27
@@ -38,18 +40,20 @@ PENALTY_CARDS = {
 ORDINALS = ("1st", "2nd", "3rd", "4th")
 
 
-def suit_style(suit: int) -> str:
-    return "bold red" if suit in RED_SUITS else "bold"
+def suit_style(suit: int, g: Glyphs) -> str:
+    """Red suits red, unless colour is off (NO_COLOR): then bold, never a grey that reads as dim."""
+    return g.suit_style(suit)
 
 
 def card(c: int, g: Glyphs, style: str = "") -> Text:
     """One card, its suit coloured (the colour is decoration: the symbol or letter says the suit)."""
-    return Text(g.card(c), style=style or suit_style(c // 13))
+    return Text(g.card(c), style=style or suit_style(c // 13, g))
 
 
 def cards_line(cs: Sequence[int], g: Glyphs) -> Text:
+    """Cards in the hand's order (♠ ♥ ♦ ♣, high to low), so a list reads like the hand above it."""
     out = Text()
-    for i, c in enumerate(sorted(cs, reverse=True)):
+    for i, c in enumerate(hand_order(cs)):
         if i:
             out.append(" ")
         out.append_text(card(c, g))
@@ -61,7 +65,7 @@ def hand_compact(mask: int, g: Glyphs, suits: Sequence[int] = (0, 1, 2, 3), sep:
     parts = []
     for s in suits:
         ranks = "".join(g.rank(c) for c in sorted(cards_of(mask & SUIT_MASKS[s]), reverse=True))
-        t = Text(g.suit(s), style=suit_style(s))
+        t = Text(g.suit(s), style=suit_style(s, g))
         t.append(" " + (ranks or ("-" if g.ascii else "—")))
         parts.append(t)
     return parts
@@ -80,7 +84,7 @@ def hand_bar(hand: int, g: Glyphs, legal: Sequence[int] = (), selected: int | No
         if not first:
             out.append("  ")
         first = False
-        out.append(g.suit(s), style=suit_style(s))
+        out.append(g.suit(s), style=suit_style(s, g))
         for c in cs:
             out.append(" ")
             rank = g.rank(c)
@@ -96,32 +100,42 @@ def hand_bar(hand: int, g: Glyphs, legal: Sequence[int] = (), selected: int | No
 
 
 class Canvas:
-    """A fixed grid of text rows on which pieces are placed by column."""
+    """A fixed grid of text rows on which pieces are placed by column.
 
-    def __init__(self, width: int, height: int) -> None:
+    Pieces are drawn as ``g`` shows them (``…`` as ``...`` in ASCII mode), so they are measured as
+    shown. ``clashes`` lists, after ``render``, every piece that overlapped, touched another piece
+    (no blank between them) or ran past the edge: the layouts below leave it empty, and tests check so.
+    """
+
+    def __init__(self, width: int, height: int, g: Glyphs | None = None) -> None:
         self.width = width
+        self.g = g or Glyphs()
         self.rows: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
+        self.clashes: list[str] = []
 
     def put(self, row: int, col: int, text: Text | str) -> None:
-        t = text if isinstance(text, Text) else Text(text)
-        if 0 <= row < len(self.rows):
+        t = self.g.plain(text if isinstance(text, Text) else Text(text))
+        if 0 <= row < len(self.rows) and t.plain:
             self.rows[row].append((max(0, col), t))
 
     def center(self, row: int, mid: int, text: Text | str) -> None:
-        t = text if isinstance(text, Text) else Text(text)
+        t = self.g.plain(text if isinstance(text, Text) else Text(text))
         self.put(row, mid - t.cell_len // 2, t)
 
     def right(self, row: int, end: int, text: Text | str) -> None:
-        t = text if isinstance(text, Text) else Text(text)
+        t = self.g.plain(text if isinstance(text, Text) else Text(text))
         self.put(row, end - t.cell_len, t)
 
     def render(self) -> Text:
         out = Text()
+        self.clashes = []
         for i, row in enumerate(self.rows):
             if i:
                 out.append("\n")
             x = 0
             for col, t in sorted(row, key=lambda p: p[0]):
+                if (x and col <= x) or col + t.cell_len > self.width:
+                    self.clashes.append(f"row {i}, column {col}: {t.plain!r}")
                 if col < x:  # overlapping pieces: the later one is cut, never the grid
                     t = t[x - col :]
                     col = x
@@ -134,6 +148,53 @@ class Canvas:
                 out.append_text(t)
                 x = col + t.cell_len
         return out
+
+
+def cut(t: Text, room: int, g: Glyphs) -> Text:
+    """``t`` cut to ``room`` cells, an ellipsis saying so."""
+    if t.cell_len <= room:
+        return t
+    mark = g.ellipsis()
+    head = t.copy()
+    head.truncate(max(0, room - len(mark)))
+    head.rstrip()
+    head.append(mark)
+    return head
+
+
+def wrap_pieces(pieces: Sequence[Text], rooms: Sequence[int], g: Glyphs) -> list[Text]:
+    """Pieces joined by spaces into lines of ``rooms[i]`` cells each, the last line cut if they run out.
+
+    The seat marks (``· king``, ``- king`` in ASCII) drop their dot when they start a line.
+    """
+    lines: list[Text] = []
+    line: Text | None = None
+    for piece in pieces:
+        room = rooms[len(lines)]
+        if line is not None:
+            joined = line + Text(" ") + piece
+            if joined.cell_len <= room or len(lines) == len(rooms) - 1:  # the last line takes the rest, cut
+                line = joined
+                continue
+            lines.append(line)
+            room = rooms[len(lines)]
+        line = piece[2:] if piece.plain.startswith(("· ", "- ")) else piece
+        if line.cell_len > room and len(lines) < len(rooms) - 1:  # a word too long for a line of its own
+            line = cut(line, room, g)
+    if line is not None:
+        lines.append(line)
+    return [cut(t, rooms[i], g) for i, t in enumerate(lines)]
+
+
+def fit_name(name: str, room: int, g: Glyphs) -> str:
+    """A seat's name in ``room`` cells: the part before a trailing ``(…)`` (seat, bot level) is cut first."""
+    if cell_len(name) <= room:
+        return name
+    base, paren, tail = name.rpartition(" (")
+    suffix = " (" + tail
+    if not paren or not tail.endswith(")") or room - len(suffix) < 2:
+        return cut(Text(name), room, g).plain
+    return cut(Text(base), room - len(suffix), g).plain + suffix
 
 
 def relative(seat: int, bottom: int) -> int:
@@ -166,33 +227,58 @@ def seat_status(v: View, seat: int, g: Glyphs) -> Text:
     counted = diamonds if v.contract is not Contract.QUEENS else 0
     if counted:  # every diamond taken, Q♦ included: "♦×4" (four diamonds, not the four of diamonds)
         t.append(" ")
-        t.append(g.suit(2), style=suit_style(2))
+        t.append(g.suit(2), style=suit_style(2, g))
         t.append(f"{'x' if g.ascii else '×'}{counted.bit_count()}")
     return t
 
 
-def seat_title(v: View, seat: int, names: Sequence[str], g: Glyphs) -> Text:
-    t = Text(names[seat], style="bold" if seat == v.turn else "")
+def title_marks(v: View, seat: int) -> Text:
+    """``· king ◀``: the king, and the seat to play (empty for other seats)."""
+    marks = Text()
     if seat == v.king:
-        t.append(" · king", style="italic")
+        marks.append("· king", style="italic")
     if seat == v.turn and v.phase < Phase.DEAL_OVER:
-        t.append(" ◀" if not g.ascii else " <", style="bold")
-    return t
+        marks.append(" ◀" if marks else "◀", style="bold")
+    return marks
+
+
+def title_pieces(v: View, seat: int, names: Sequence[str], g: Glyphs, name_room: int | None = None) -> list[Text]:
+    """A seat's title in pieces that a line may break between: the words of the name, then the marks
+    (kept together); ``name_room`` cuts the name to that many cells."""
+    name = names[seat] if name_room is None else fit_name(g.plain(Text(names[seat])).plain, name_room, g)
+    style = "bold" if seat == v.turn else ""
+    pieces = [Text(word, style=style) for word in name.split(" ") if word]
+    marks = title_marks(v, seat)
+    return [*pieces, marks] if marks else pieces
+
+
+def seat_title(v: View, seat: int, names: Sequence[str], g: Glyphs, room: int | None = None) -> Text:
+    """``Left (medium) · king ◀`` on one line; with ``room``, the name is cut so that it fits."""
+    whole = Text(" ").join(title_pieces(v, seat, names, g))
+    if room is None or g.plain(whole).cell_len <= room:
+        return whole
+    marks = g.plain(title_marks(v, seat)).cell_len
+    return Text(" ").join(title_pieces(v, seat, names, g, name_room=max(1, room - marks - (1 if marks else 0))))
 
 
 def layouts(v: View, g: Glyphs) -> list[Text]:
     """The four Trix layouts, one line each: ``♠ 5 … Q`` (lowest to highest card placed)."""
     out = []
     for s, lay in enumerate(v.layouts):
-        t = Text(g.suit(s), style=suit_style(s))
+        t = Text(g.suit(s), style=suit_style(s, g))
         if lay is None:
             t.append(" ·")
         elif lay[0] == lay[1]:
             t.append(" " + g.rank(lay[0]))
         else:
-            t.append(f" {g.rank(lay[0])} {'…' if not g.ascii else '..'} {g.rank(lay[1])}")
+            t.append(f" {g.rank(lay[0])} {g.ellipsis()} {g.rank(lay[1])}")
         out.append(t)
     return out
+
+
+def layout_width(g: Glyphs) -> int:
+    """The widest a layout line can be: ``♠ 10 … A`` (``S 10 ... A`` in ASCII)."""
+    return len(f"S 10 {g.ellipsis()} A")
 
 
 def trick_spots(canvas: Canvas, v: View, g: Glyphs, rows: tuple[int, int, int], mid: int, names: Sequence[str]) -> None:
@@ -218,66 +304,117 @@ def trick_spots(canvas: Canvas, v: View, g: Glyphs, rows: tuple[int, int, int], 
         else:
             canvas.center(middle, mid - 6, t)
     if v.last_trick and v.last_trick_winner is not None:
-        last = Text("last trick ", style="dim")
-        for i, (_, c) in enumerate(v.last_trick):
-            last.append_text(Text(" " if i else "") + card(c, g, style="dim"))
-        last.append(f" to {names[v.last_trick_winner]}", style="dim")
-        canvas.center(low + 1, mid, last)
+        cards = Text(" ").join(card(c, g, style="dim") for _, c in v.last_trick)
+        winner = names[v.last_trick_winner]
+        for head in ("last trick ", ""):  # too wide with a long name: the cards and the name say it
+            last = Text(head, style="dim") + cards + Text(f" to {winner}", style="dim")
+            if g.plain(last).cell_len <= canvas.width:
+                break
+        canvas.center(low + 1, mid, cut(g.plain(last), canvas.width, g))
+
+
+@dataclass(frozen=True)
+class SideRows:
+    """Where the side seats' lines go and how wide each may be, so they never reach the middle.
+
+    The title starts on ``title_row`` and goes on downwards (or ends there, ``title_upwards``); its
+    lines are ``title_rooms`` wide. The status starts on ``status_row`` (or below the title)."""
+
+    title_row: int
+    title_rooms: tuple[int, ...]
+    status_row: int
+    status_rooms: tuple[int, ...]
+    title_upwards: bool = False
+
+
+def side_seats(c: Canvas, v: View, g: Glyphs, names: Sequence[str], seats: tuple[int, int], rows: SideRows) -> None:
+    """The left and right seats' titles and statuses, each wrapped into the room its rows leave free."""
+    for seat, left in zip(seats, (True, False), strict=True):
+        title = wrap_pieces([g.plain(p) for p in title_pieces(v, seat, names, g)], rows.title_rooms, g)
+        first = rows.title_row - (len(title) - 1 if rows.title_upwards else 0)
+        status_row = max(rows.status_row, first + len(title)) if not rows.title_upwards else rows.status_row
+        status = wrap_pieces([g.plain(seat_status(v, seat, g))], rows.status_rooms, g)
+        placed = [(first + i, line) for i, line in enumerate(title)]
+        placed += [(status_row + i, line) for i, line in enumerate(status)]
+        for row, line in placed:
+            if left:
+                c.put(row, 0, line)
+            else:
+                c.right(row, c.width, line)
 
 
 def table(v: View, g: Glyphs, names: Sequence[str], width: int = TABLE_WIDTH) -> Text:
     """The table from your seat (11 rows): the other seats around, the trick or the layouts between."""
-    c = Canvas(width, 11)
+    return draw_table(v, g, names, width).render()
+
+
+def draw_table(v: View, g: Glyphs, names: Sequence[str], width: int = TABLE_WIDTH) -> Canvas:
+    """``table`` before it is rendered, for tests that check no piece clashes with another."""
+    c = Canvas(width, 11, g)
     bottom = v.seat if v.seat is not None else 0
     mid = width // 2
     top, right, left = (bottom + 2) % 4, (bottom + 1) % 4, (bottom + 3) % 4
-    c.center(0, mid, seat_title(v, top, names, g))
+    c.center(0, mid, seat_title(v, top, names, g, room=width))
     c.center(1, mid, seat_status(v, top, g))
-    # the side seats' lines skip row 5, where their cards in the trick lie
-    c.put(4, 0, seat_title(v, left, names, g))
-    c.put(6, 0, seat_status(v, left, g))
-    c.right(4, width, seat_title(v, right, names, g))
-    c.right(6, width, seat_status(v, right, g))
-    c.center(9, mid, seat_title(v, bottom, names, g))
+    c.center(9, mid, seat_title(v, bottom, names, g, room=width))
     c.center(10, mid, seat_status(v, bottom, g))
-    if v.contract is Contract.TRIX:
+    if v.contract is Contract.TRIX:  # the layouts fill rows 3-6 in the middle; the sides keep clear of them
         for i, line in enumerate(layouts(v, g)):
             c.put(3 + i, mid - 4, line)
-    else:
+        room = min(mid - 4, width - (mid - 4 + layout_width(g))) - 1
+        rows = SideRows(4, (room, room, room), 6, (room, room))
+    else:  # row 4 is the side seats' own; on rows 5 and 7 they keep clear of the trick's cards
+        half = (width - 1) // 2
+        rows = SideRows(4, (half, mid - 9), 6, (half, mid - 3))
+    side_seats(c, v, g, names, (left, right), rows)
+    if v.contract is not Contract.TRIX:
         trick_spots(c, v, g, (3, 5, 7), mid, names)
-    return c.render()
+    return c
 
 
 def table_all_hands(v: View, hands: Sequence[int], g: Glyphs, names: Sequence[str], width: int = TABLE_WIDTH) -> Text:
     """The table with every hand face up (replays), seat 0 at the bottom; 13 rows."""
-    c = Canvas(width, 13)
+    return draw_table_all_hands(v, hands, g, names, width).render()
+
+
+def draw_table_all_hands(
+    v: View, hands: Sequence[int], g: Glyphs, names: Sequence[str], width: int = TABLE_WIDTH
+) -> Canvas:
+    """``table_all_hands`` before it is rendered (tests check its ``clashes``)."""
+    c = Canvas(width, 13, g)
     mid = width // 2
-    c.center(0, mid, seat_title(v, 2, names, g) + Text(" · ") + seat_status(v, 2, g))
-    c.center(1, mid, Text("  ").join(hand_compact(hands[2], g)))
-    c.put(3, 0, seat_title(v, 3, names, g))
-    c.right(3, width, seat_title(v, 1, names, g))
+    for seat, row in ((2, 0), (0, 11)):
+        status = g.plain(seat_status(v, seat, g))
+        title = seat_title(v, seat, names, g, room=width - 3 - status.cell_len)
+        c.center(row, mid, title + Text(" · ") + status)
+        c.center(row + 1, mid, Text("  ").join(hand_compact(hands[seat], g)))
     for i, (lt, rt) in enumerate(zip(hand_compact(hands[3], g), hand_compact(hands[1], g), strict=True)):
         c.put(4 + i, 0, lt)
         c.put(4 + i, width - 16, rt)
-    c.put(8, 0, seat_status(v, 3, g))
-    c.right(8, width, seat_status(v, 1, g))
-    c.center(11, mid, seat_title(v, 0, names, g) + Text(" · ") + seat_status(v, 0, g))
-    c.center(12, mid, Text("  ").join(hand_compact(hands[0], g)))
+    # a title too long for half the row breaks upwards, onto the free row 2; the statuses share row 8
+    # with seat 0's card in the trick
+    half = (width - 1) // 2
+    side_seats(c, v, g, names, (3, 1), SideRows(3, (half, half), 8, (mid - 3,), title_upwards=True))
     if v.contract is Contract.TRIX:
         for i, line in enumerate(layouts(v, g)):
             c.put(4 + i, mid - 4, line)
     else:
         trick_spots(c, v, g, (4, 6, 8), mid, names)
-    return c.render()
+    return c
 
 
 def scores(v: View, short: Sequence[str], max_rows: int = 20, first_deal: int = 1) -> Text:
-    """Scores per deal (the latest ``max_rows``), then the totals: the right-hand panel and score sheet."""
+    """Scores per deal, then the totals: the right-hand panel and score sheet.
+
+    At most ``max_rows`` rows of deals: with more deals, the first row says how many earlier ones the
+    remaining rows leave out.
+    """
     out = Text(f"{'#':>2} {'deal':<4}" + "".join(f"{n[:4]:>5}" for n in short) + "\n", style="bold")
     rows = list(enumerate(v.history, start=first_deal))
     if len(rows) > max_rows:
-        out.append(f"   … {len(rows) - max_rows} earlier deals\n", style="dim")
-        rows = rows[len(rows) - max_rows + 1 :]
+        hidden = len(rows) - (max_rows - 1)
+        out.append(f"   … {hidden} earlier deal{'' if hidden == 1 else 's'}\n", style="dim")
+        rows = rows[hidden:]
     for n, d in rows:
         line = f"{n:>2} {ABBREVIATIONS[d.contract]:<4}"
         if d.thrown_in is not None:
@@ -294,10 +431,27 @@ def scores(v: View, short: Sequence[str], max_rows: int = 20, first_deal: int = 
     return out
 
 
+def result(winners: Sequence[int], totals: Sequence[int], partnership: bool, names: Sequence[str]) -> str:
+    """Who won the match and with what: a partnership wins with its team's total, not one seat's."""
+    if not winners:
+        return "nobody wins"
+    who = [names[w] for w in winners]
+    listed = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+    if partnership:
+        team = sum(totals[s] for s in range(4) if s % 2 == winners[0] % 2)
+        if len(winners) == 4:
+            return f"the two teams tie ({team} each)"
+        return f"{listed} win as a team ({team})"
+    verb = "win" if len(who) > 1 or who[0] == "You" else "wins"
+    if len(who) > 1:
+        verb = "share the win"
+    return f"{listed} {verb} ({totals[winners[0]]})"
+
+
 def short_names(names: Sequence[str]) -> list[str]:
-    """Four-letter column heads for the score table; seat numbers when the names would not tell seats apart."""
+    """Four-letter column heads for the score table; with the seat number when names would not tell seats apart."""
     heads = [n.split(" (")[0][:4] for n in names]
-    return heads if len(set(heads)) == len(heads) else [f"s{seat}" for seat in range(len(names))]
+    return heads if len(set(heads)) == len(heads) else [f"{h[:3]}{seat}" for seat, h in enumerate(heads)]
 
 
 def header(v: View, names: Sequence[str], g: Glyphs, first_deal: int = 1) -> Text:

@@ -15,8 +15,9 @@ from ..contracts import Contract
 from ..deal import Phase
 from ..match import Match
 from ..record import Record, RecordError
+from . import render
 from .glyphs import Glyphs
-from .session import phrase
+from .session import SEAT_NAMES, SHORT_NAMES, phrase
 
 # Answers that change nothing on the table get no step of their own.
 SILENT = (A.NO_CLAIM, A.NO_DOUBLE)
@@ -41,6 +42,10 @@ class Replay:
     steps: list[Step]
     names: list[str]
     error: RecordError | None = None
+    short: list[str] | None = None  # the score table's column heads (four letters at most)
+
+    def heads(self) -> list[str]:
+        return self.short if self.short is not None else render.short_names(self.names)
 
     def deal_starts(self) -> list[int]:
         """Index of the first step of each deal."""
@@ -54,10 +59,7 @@ def load_replay(path: Path, g: Glyphs | None = None) -> Replay:
 
 def build_replay(record: Record, g: Glyphs | None = None) -> Replay:
     g = g or Glyphs()
-    if record.players:
-        names = [f"{shown_name(p)} ({s})" for s, p in enumerate(record.players)]
-    else:
-        names = [f"seat {s}" for s in range(4)]
+    names, short = player_names(record.players, g)
     error: RecordError | None = None
     valid = record
     try:
@@ -68,7 +70,25 @@ def build_replay(record: Record, g: Glyphs | None = None) -> Replay:
         if part is None:
             raise
         final = part
-    return Replay(record, _steps(valid, final, names, g), names, error)
+    return Replay(record, _steps(valid, final, names, g), names, error, short)
+
+
+def player_names(players: list[str] | None, g: Glyphs) -> tuple[list[str], list[str]]:
+    """The seats' names on screen and their score-table heads.
+
+    A terminal save (``player``, ``bot:hard``, ...) shows the names the match was played under (``You``,
+    ``Right (hard)``); elsewhere a bot is ``Hard bot`` and every name carries its seat: ``Lina (0)``.
+    """
+    if players is None:
+        names = [f"seat {s}" for s in range(4)]
+        return names, render.short_names(names)
+    levels = [p.removeprefix("bot:") for p in players[1:]]
+    if players[0] == "player" and all(p.startswith("bot:") and p[4:] for p in players[1:]):
+        names = ["You", *(f"{SEAT_NAMES[s]} ({shown_name(lv, NAME_WIDTH, g)})" for s, lv in enumerate(levels, 1))]
+        return names, list(SHORT_NAMES)
+    shown = [f"{p[4:].capitalize()} bot" if p.startswith("bot:") and p[4:] else p for p in players]
+    names = [f"{shown_name(p, NAME_WIDTH, g)} ({s})" for s, p in enumerate(shown)]
+    return names, render.short_names(names)
 
 
 def _valid_part(record: Record, e: RecordError) -> tuple[Record, Match | None]:
@@ -90,13 +110,14 @@ def _valid_part(record: Record, e: RecordError) -> tuple[Record, Match | None]:
     return record, None
 
 
-def shown_name(name: str, width: int = NAME_WIDTH) -> str:
+def shown_name(name: str, width: int = NAME_WIDTH, g: Glyphs | None = None) -> str:
     """A player's name from a record as one short line: control and direction-changing characters
-    (a newline, U+202E) dropped, spaces collapsed, cut to ``width`` with an ellipsis, so a name
-    cannot break the table's layout."""
+    (a newline, U+202E) dropped, spaces collapsed, cut to ``width`` with an ellipsis (``...`` in
+    ASCII mode, still ``width`` long), so a name cannot break the table's layout."""
     kept = "".join(" " if c.isspace() else c for c in name if c.isspace() or unicodedata.category(c)[0] != "C")
     kept = " ".join(kept.split()) or "?"
-    return kept if len(kept) <= width else kept[: width - 1] + "…"
+    mark = (g or Glyphs()).ellipsis()
+    return kept if len(kept) <= width else kept[: width - len(mark)].rstrip() + mark
 
 
 def _steps(record: Record, final: Match, names: list[str], g: Glyphs) -> list[Step]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -13,7 +15,7 @@ from textual.widgets import Footer, Static
 from ..deal import Phase
 from ..view import view
 from . import render
-from .glyphs import Glyphs
+from .glyphs import Glyphs, ascii_key
 from .replay import Replay
 
 CSS = """
@@ -26,8 +28,8 @@ Screen { layout: vertical; }
 .-ascii #scores { border-left: ascii $panel-lighten-2; }
 .-narrow #scores { display: none; }  /* no room beside the table: a squeezed panel wraps into noise */
 .-short #main { height: 13; padding-top: 0; }  /* keep a row for the error or the end of the record */
-#caption { height: 2; }
-#error { height: 1fr; }
+#caption { height: auto; max-height: 2; }
+#error { height: auto; }
 """
 
 
@@ -56,8 +58,10 @@ class ReplayApp(App[None]):
         self.replay = replay
         self.record_name = name
         self.g = glyphs or Glyphs()
+        if self.no_color:  # red suits in bold, not a grey that reads as dim
+            self.g = replace(self.g, color=False)
         self.index = 0
-        self.short = render.short_names(replay.names)
+        self.short = replay.heads()
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -73,6 +77,14 @@ class ReplayApp(App[None]):
         self.set_class(self.g.ascii, "-ascii")
         self.show()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Refit once the new size is in place (this handler runs before Textual records it)."""
+        self.call_later(self.show)
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        return ascii_key(shown, binding.key) if self.g.ascii else shown
+
     @property
     def step(self) -> int:
         return self.index
@@ -87,28 +99,40 @@ class ReplayApp(App[None]):
         title = Text(f"{self.record_name} · ", style="dim")
         title.append(f"deal {st.deal} of 0–{n_deals - 1} · step {self.index + 1}/{len(steps)}", style="bold")
         self.put("#title", title)
-        self.put("#header", render.header(v, self.replay.names, self.g, first_deal=0))
+        header = render.header(v, self.replay.names, self.g, first_deal=0)
+        self.put("#header", header)
         self.put("#table", render.table_all_hands(v, hands, self.g, self.replay.names))
         self.put("#scores", render.scores(v, self.short, max_rows=10, first_deal=0))
         self.put("#caption", Text(self.g.text(st.caption), style="bold"))
         err = self.replay.error
+        ending = Text()
         if err is not None:
-            text = Text("Invalid record: ", style="bold reverse")
-            text.append(" " + self.g.text(err.located()))
+            ending = Text("Invalid record:", style="bold reverse")
+            ending.append(" " + self.g.text(err.located()))
             if self.index == len(steps) - 1:
-                text.append("\nThis is the last position before the error.", style="bold")
+                ending.append("\nThis is the last position before the error.", style="bold")
             else:
-                text.append("\nThe steps stop just before it (End jumps there).", style="dim")
-            self.put("#error", text)
+                ending.append("\nThe steps stop just before it (End jumps there).", style="dim")
         elif self.index == len(steps) - 1:
             end = "the record ends here"
             if m.is_over:
-                who = " and ".join(self.replay.names[w] for w in m.winners)
-                verb = "wins" if len(m.winners) == 1 else "share the win"
-                end = f"the match is over: {who} {verb} ({m.totals[m.winners[0]]})"
-            self.put("#error", Text(f"End: {end}.", style="dim"))
-        else:
-            self.put("#error", "")
+                end = "the match is over: " + render.result(m.winners, m.totals, m.rules.partnership, self.replay.names)
+            ending = Text(f"End: {end}.", style="dim")
+        self.put("#error", ending)
+        self.fit(header, Text(self.g.text(st.caption)), ending)
+
+    def fit(self, header: Text, caption: Text, ending: Text) -> None:
+        """Give up the footer when the rows run short (60x20), so the error and its hint stay whole."""
+        width, height = self.size
+        if width <= 0 or height <= 0:
+            return
+        header_rows, caption_rows, ending_rows = (
+            len(self.g.plain(t).wrap(self.console, width)) if t.plain else 0 for t in (header, caption, ending)
+        )
+        header_rows = min(2, header_rows)
+        main = 14 if height >= 21 else 13
+        needed = 1 + header_rows + main + min(2, caption_rows) + ending_rows
+        self.query_one(Footer).display = needed + 1 <= height
 
     def put(self, widget: str, text: Text | str) -> None:
         self.query_one(widget, Static).update(self.g.plain(Text(text) if isinstance(text, str) else text))

@@ -6,6 +6,7 @@ without a terminal; the Textual app only draws ``view(match, 0)`` and forwards k
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Sequence
@@ -18,17 +19,21 @@ from ..cards import parse_card
 from ..contracts import Contract
 from ..deal import Phase, deal_hands
 from ..errors import TrixError
-from ..match import Match
-from ..record import NoDeals, Record, RecordError, load
+from ..match import MAX_SEED, Match
+from ..record import NoDeals, Record, RecordError, parse_json
 from ..rules import Rules
 from ..view import View, view
-from .glyphs import Glyphs
+from .glyphs import Glyphs, hand_order
 
 HUMAN = 0
 # Seats follow turn order counter-clockwise, so the seat after you sits on your right.
 SEAT_NAMES = ("You", "Right", "Across", "Left")
+SHORT_NAMES = ("You", "Rgt", "Acr", "Lft")  # the score table's column heads
 HINT_BOTS = ("strong", "hard")
 DEFAULT_BOTS = ("medium", "medium", "medium")
+# The top-level key of a save file that holds the match's seed (readers of records ignore unknown keys):
+# the deals not yet in the record are dealt from it, so quitting never deals a new hand.
+SEED_KEY = "seed"
 
 
 class InputError(ValueError):
@@ -43,10 +48,12 @@ class Choice:
     label: str
 
 
-def _choice_order(a: int) -> tuple[int, int]:
+def _choice_order(a: int) -> tuple[int, int, tuple[tuple[int, int], ...]]:
     if A.is_card(a):
-        return (a // 13, -a)
-    return (9, A.NUM_ACTIONS if a == A.NO_DOUBLE else a)  # "no double" after every double
+        return (a // 13, -a, ())
+    if A.is_double(a) and a != A.NO_DOUBLE:  # one card before two, each set in the hand's order
+        return (9, len(A.doubled_cards(a)), tuple((c // 13, -c) for c in hand_order(A.doubled_cards(a))))
+    return (9, A.NUM_ACTIONS if a == A.NO_DOUBLE else a, ())  # "no double" after every double
 
 
 def choices(v: View, g: Glyphs) -> list[Choice]:
@@ -61,7 +68,7 @@ def choices(v: View, g: Glyphs) -> list[Choice]:
         elif A.CONTRACT_BASE <= a < A.CONTRACT_BASE + 6:
             out.append(Choice(a, A.contract_of(a).title))
         elif A.is_double(a):
-            out.append(Choice(a, "double " + " ".join(g.card(c) for c in A.doubled_cards(a))))
+            out.append(Choice(a, "double " + " ".join(g.card(c) for c in hand_order(A.doubled_cards(a)))))
         elif a == A.NO_DOUBLE:
             out.append(Choice(a, "no double"))
         elif a == A.CLAIM:
@@ -180,6 +187,18 @@ def can_save(path: Path) -> None:
         probe.unlink(missing_ok=True)
 
 
+def kept_seed(data: object, seed: int | None, save: Path) -> int | None:
+    """The seed a save file keeps (None in a file from before seeds were kept); a different ``seed`` is refused."""
+    kept = data.get(SEED_KEY) if isinstance(data, dict) else None
+    if not isinstance(kept, int) or isinstance(kept, bool) or not 0 <= kept <= MAX_SEED:
+        return None
+    if seed is not None and seed != kept:
+        raise ValueError(
+            f"seed {seed} did not deal the match in {save}, which keeps its own seed; leave out --seed to take it up"
+        )
+    return kept
+
+
 def hint_bot() -> Bot:
     """The strongest bot available, for hints."""
     for name in HINT_BOTS:
@@ -226,22 +245,29 @@ class PlaySession:
 
         A save file is never overwritten by another match: the record of a finished match, or a file
         that is not a record, is a clear error (another --save file, or remove it). ``None`` means not
-        given: the record's rules and bots then count. The record carries no seed, so the deals still to
-        come are dealt from ``seed`` when given (it must have dealt the first deal), else a new one.
+        given: the record's rules and bots then count. The save file keeps the match's seed, so the
+        deals still to come are the ones quitting left: a ``seed`` other than the kept one is refused.
+        The file is written at once, so even the first hand, once seen, is kept.
         """
         if save is None or not save.is_file() or save.stat().st_size == 0:
-            return cls(rules or "classic", bots or DEFAULT_BOTS, seed, save)
+            session = cls(rules or "classic", bots or DEFAULT_BOTS, seed, save)
+            session.save()
+            return session
         again = "give another --save file to start a new match, or remove it"
         try:
-            record = load(str(save))
+            data = parse_json(save.read_bytes())
+            record = Record.from_json(data)
             match = record.replay()
         except OSError as e:
             raise ValueError(f"cannot read {save}: {e.strerror or e}") from None
-        except NoDeals:  # a record stopped before its first deal: no match in it to lose
+        except NoDeals:  # a record stopped before its first deal: nothing played, but a hand may have been seen
             if record.players and record.players[0] != "player":
                 raise ValueError(f"{save} holds a match not played in this terminal (you at seat 0); {again}") from None
+            kept = kept_seed(data, seed, save)
             chosen = Rules.preset(rules) if rules is not None else record.rules
-            return cls(chosen, bots or DEFAULT_BOTS, seed, save)
+            session = cls(chosen, bots or DEFAULT_BOTS, seed if seed is not None else kept, save)
+            session.save()
+            return session
         except RecordError as e:
             raise ValueError(f"{save} holds no match to take up ({e.located()}); {again}") from None
         if match.is_over:
@@ -250,16 +276,18 @@ class PlaySession:
             raise ValueError(f"{save} holds a match not played in this terminal (you at seat 0); {again}")
         if rules is not None and Rules.preset(rules) != match.rules:
             raise ValueError(f"{save} holds an unfinished match under other rules; leave out --rules to take it up")
-        if seed is not None and tuple(deal_hands(seed, 0)) != tuple(record.deals[0].hands):
+        kept = kept_seed(data, seed, save)
+        if seed is not None and kept is None and tuple(deal_hands(seed, 0)) != tuple(record.deals[0].hands):
             raise ValueError(f"seed {seed} did not deal {save}'s first deal; leave out --seed to take it up")
         named = [p.removeprefix("bot:") for p in (record.players or [])[1:]]
         if bots is None:
             bots = named if len(named) == 3 and all(p in bot_names() for p in named) else DEFAULT_BOTS
-        session = cls(match.rules, bots, seed, save, match=match)
+        session = cls(match.rules, bots, seed if seed is not None else kept, save, match=match)
         done = sum(1 for d in match.summaries if d.thrown_in is None)
-        session.notice = f"Taken up from {save} ({done} deals played)." + (
-            "" if seed is not None else f" The deals still to come are from seed {session.seed}."
+        session.notice = f"Taken up from {save} ({done} deal{'' if done == 1 else 's'} played)." + (
+            "" if seed is not None or kept is not None else f" The deals still to come are from seed {session.seed}."
         )
+        session.save()  # a file written before seeds were kept keeps this one from now on
         return session
 
     # -- what the player sees ---------------------------------------------------------------------------
@@ -309,12 +337,19 @@ class PlaySession:
     # -- saving ------------------------------------------------------------------------------------------
 
     def save(self) -> None:
-        """Write the record so far (if saving); a failure is kept in ``save_error`` rather than raised."""
-        if self.save_path is None or not self.match.deals:
+        """Write the record so far and the seed (if saving); a failure is kept in ``save_error``, not raised.
+
+        The seed goes in as a top-level key that record readers ignore; without it, a match taken up
+        would be dealt its next deals from a new seed, and quitting would redraw a hand already seen.
+        """
+        if self.save_path is None:
             return
+        doc = Record.from_match(self.match, self.players).to_json()
+        deals = doc.pop("deals")
+        doc[SEED_KEY] = self.seed
+        doc["deals"] = deals
         try:
-            text = Record.from_match(self.match, self.players).dumps(indent=1)
-            write_atomically(self.save_path, text + "\n")
+            write_atomically(self.save_path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
             self.save_error = None
         except OSError as e:
             self.save_error = f"could not save to {self.save_path}: {e.strerror or e}"
@@ -322,9 +357,9 @@ class PlaySession:
 
 _PHRASES = {
     A.PASS: ("pass", "passes"),
-    A.NO_DOUBLE: ("double nothing", "doubles nothing"),
+    A.NO_DOUBLE: ("do not double", "does not double"),
     A.CLAIM: ("claim a redeal", "claims a redeal"),
-    A.NO_CLAIM: ("play on", "plays on"),
+    A.NO_CLAIM: ("do not claim a redeal", "does not claim a redeal"),
 }
 
 
@@ -336,7 +371,7 @@ def phrase(action: int, g: Glyphs, third_person: bool = False) -> str:
     if A.CONTRACT_BASE <= action < A.CONTRACT_BASE + 6:
         return ("name ", "names ")[verb] + A.contract_of(action).title
     if A.is_double(action):
-        return ("double ", "doubles ")[verb] + " and ".join(g.card(c) for c in A.doubled_cards(action))
+        return ("double ", "doubles ")[verb] + " and ".join(g.card(c) for c in hand_order(A.doubled_cards(action)))
     return _PHRASES[action][verb]
 
 

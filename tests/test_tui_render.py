@@ -1,0 +1,223 @@
+"""The terminal's drawings as plain functions: no piece of the table on top of another, whatever the names."""
+
+from __future__ import annotations
+
+import json
+import random
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+
+from opentrix import actions as A
+from opentrix.cards import Card
+from opentrix.contracts import Contract
+from opentrix.deal import Phase
+from opentrix.match import Match
+from opentrix.record import Record
+from opentrix.rules import Rules
+from opentrix.tui import render
+from opentrix.tui.glyphs import Glyphs
+from opentrix.tui.replay import NAME_WIDTH, build_replay, shown_name
+from opentrix.tui.session import SEAT_NAMES, phrase
+from opentrix.view import view
+
+EXAMPLES = files("opentrix") / "examples"
+LEVELS = ("medium", "random", "openspiel-ismcts", "strong-uniform")  # the longest bot names there are
+GLYPHS = (Glyphs(), Glyphs(ascii=True))
+
+
+def play_names(levels: tuple[str, str, str]) -> list[str]:
+    """The names the play screen gives the seats (PlaySession.name)."""
+    return ["You", *(f"{SEAT_NAMES[s]} ({lv})" for s, lv in enumerate(levels, 1))]
+
+
+def trix_positions(seed: int, rules: str = "classic") -> list[Match]:
+    """Every position of a Trix deal played at random from ``seed`` (whoever is king)."""
+    m = Match(Rules.preset(rules), seed=seed)
+    m.apply(A.choose(Contract.TRIX))
+    rng = random.Random(seed)
+    out = [m.copy()]
+    while m.phase < Phase.DEAL_OVER:
+        m.apply(rng.choice(m.legal_actions()))
+        out.append(m.copy())
+    return out
+
+
+def assert_clean(canvas: render.Canvas, names: list[str], g: Glyphs) -> str:
+    """No piece overlapped, touched or ran off the canvas, and every name is there whole."""
+    text = canvas.render().plain
+    assert not canvas.clashes, (canvas.clashes, text)
+    words = " ".join(text.split())
+    for name in names:
+        assert " ".join(g.plain(Text(name)).plain.split()) in words or all(w in words for w in name.split()), name
+    return text
+
+
+def test_trix_layouts_never_touch_the_seats() -> None:
+    """A side seat's title (``Left (medium) · king ◀``) shared a row with the layouts and was cut by them:
+    ``♥ J … QRight (medium) · king ◀``."""
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        levels = (rng.choice(LEVELS), rng.choice(LEVELS), rng.choice(LEVELS))
+        names = play_names(levels)
+        for m in trix_positions(seed, "classic" if seed % 2 else "wikipedia"):
+            for g in GLYPHS:
+                v = view(m, 0)
+                text = assert_clean(render.draw_table(v, g, names), names, g)
+                for line in render.layouts(v, g):  # each layout whole, with a blank on either side
+                    shown = g.plain(line).plain
+                    assert any(f" {shown} " in f" {row} " for row in text.splitlines()), (shown, text)
+                checked += 1
+    assert checked > 500
+    # the longest names at once, the king and the turn on a side seat
+    names = play_names(("openspiel-ismcts", "strong-uniform", "openspiel-ismcts"))
+    for m in trix_positions(5):
+        for g in GLYPHS:
+            assert_clean(render.draw_table(view(m, 0), g, names), names, g)
+
+
+def test_the_trick_contracts_keep_the_seats_apart_too() -> None:
+    names = play_names(("openspiel-ismcts", "strong-uniform", "openspiel-ismcts"))
+    for seed in range(4):
+        m = Match(Rules.preset("complex"), seed=seed)
+        m.apply(A.choose(Contract.COMPLEX))
+        rng = random.Random(seed)
+        while m.phase < Phase.DEAL_OVER:
+            m.apply(rng.choice(m.legal_actions()))
+            for g in GLYPHS:
+                assert_clean(render.draw_table(view(m, 0), g, names), names, g)
+
+
+def test_the_canvas_reports_pieces_that_touch_overlap_or_run_off() -> None:
+    """The check the tests above rely on can fail."""
+    c = render.Canvas(20, 1)
+    c.put(0, 0, "Right (medium)")
+    c.put(0, 14, "♥ J")
+    c.render()
+    assert len(c.clashes) == 1
+    c = render.Canvas(20, 1)
+    c.put(0, 15, "layout")
+    c.render()
+    assert len(c.clashes) == 1
+    c = render.Canvas(20, 1)
+    c.put(0, 0, "Left")
+    c.put(0, 5, "♥ J")
+    c.render()
+    assert c.clashes == []
+
+
+LONG_NAMES = ["Zainab Al-Khatib Nour", "Mohammed-Ali Haddad", "Christopher Johnson", "Alexandra Papadopoulou"]
+
+
+def long_named_replay(g: Glyphs, players: list[str]) -> tuple[list[str], list[tuple[render.Canvas, int, int | None]]]:
+    data = json.loads(Path(str(EXAMPLES / "classic-full-match.json")).read_text(encoding="utf-8"))
+    data["players"] = players
+    rp = build_replay(Record.from_json(data), g)
+    out = []
+    for st in rp.steps:
+        m = st.match
+        v = view(m, None)
+        hands = list(m.deals[-1].hands) if m.phase != Phase.CHOOSE_CONTRACT else list(m.pending_hands or (0,) * 4)
+        out.append((render.draw_table_all_hands(v, hands, g, rp.names), m.king, v.turn))
+    return rp.names, out
+
+
+@pytest.mark.parametrize("g", GLYPHS, ids=["symbols", "ascii"])
+def test_replay_titles_with_twenty_character_names_fit(g: Glyphs) -> None:
+    """Two names of the documented limit, both sides king in turn: ``Alexandra Papadopou… (3) · kingammed-Ali
+    Haddad (1)`` ran into each other on one row."""
+    names, canvases = long_named_replay(g, LONG_NAMES)
+    assert names[3] == shown_name("Alexandra Papadopoulou", g=g) + " (3)" and len(names[3]) == NAME_WIDTH + 4
+    kings = set()
+    for canvas, king, turn in canvases:
+        text = assert_clean(canvas, names, g)
+        kings.add(king)
+        if king in (1, 3):
+            assert ("king <" if g.ascii else "king ◀") in text or turn != king
+            assert "king" in text
+    assert {1, 3} <= kings  # both side seats were king with their long names
+
+
+@pytest.mark.parametrize("g", GLYPHS, ids=["symbols", "ascii"])
+def test_replay_of_a_terminal_save_with_the_longest_bot_names_fits(g: Glyphs) -> None:
+    players = ["player", "bot:openspiel-ismcts", "bot:strong-uniform", "bot:openspiel-ismcts"]
+    names, canvases = long_named_replay(g, players)
+    assert names == ["You", "Right (openspiel-ismcts)", "Across (strong-uniform)", "Left (openspiel-ismcts)"]
+    for canvas, _, _ in canvases:
+        assert_clean(canvas, names, g)
+
+
+def test_names_in_ascii_are_cut_with_three_dots_and_keep_their_width() -> None:
+    ascii_g = Glyphs(ascii=True)
+    assert shown_name("Alexandra Papadopoulou", g=ascii_g) == "Alexandra Papadop..."
+    assert shown_name("Alexandra Papadopoulou") == "Alexandra Papadopou…"
+    assert len(shown_name("x" * 50, g=ascii_g)) == NAME_WIDTH
+    line = ascii_g.plain(Text("a… b", style="bold"))
+    assert line.plain == "a... b" and line.style == "bold"
+
+
+def finished_deals(n: int, rules: Rules | None = None) -> Match:
+    """A match played at random until ``n`` deals are finished."""
+    m = Match(rules or Rules(), seed=n)
+    rng = random.Random(n)
+    while len(m.summaries) < n:
+        if m.phase == Phase.DEAL_OVER:
+            m.start_deal()
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+    return m
+
+
+@pytest.mark.parametrize(("deals", "max_rows", "hidden"), [(12, 8, 5), (9, 8, 2), (8, 8, 0), (20, 20, 0), (20, 19, 2)])
+def test_the_score_panel_counts_the_deals_it_leaves_out(deals: int, max_rows: int, hidden: int) -> None:
+    """It said one fewer than it left out (``… 4 earlier deals`` above deals 6 to 12)."""
+    v = view(finished_deals(deals), 0)
+    lines = render.scores(v, ["You", "Rgt", "Acr", "Lft"], max_rows=max_rows).plain.splitlines()
+    rows = [line for line in lines if line[:2].strip().isdigit()]
+    assert len(rows) + (1 if hidden else 0) <= max_rows
+    first = int(rows[0][:2])
+    assert first == hidden + 1 and int(rows[-1][:2]) == deals  # every deal is shown or counted
+    if hidden:
+        assert lines[1] == f"   … {hidden} earlier deal{'' if hidden == 1 else 's'}"
+    else:
+        assert "earlier" not in " ".join(lines)
+    ascii_panel = Glyphs(ascii=True).plain(render.scores(v, ["You", "Rgt", "Acr", "Lft"], max_rows=max_rows)).plain
+    assert ("   ... " in ascii_panel) == bool(hidden)
+
+
+def test_without_colour_red_suits_are_bold_not_grey() -> None:
+    """Greyed, ``bold red`` turned as dark as the dim of a card that may not be played."""
+    plain = Glyphs(color=False)
+    assert render.card(Card.QH, plain).style == "bold" == render.card(Card.QS, plain).style
+    assert render.card(Card.QH, Glyphs()).style == "bold red"
+    bar = render.hand_bar(1 << Card.QH | 1 << Card.TD, plain, legal=[Card.QH])
+    assert all("red" not in str(span.style) for span in bar.spans)
+    assert "dim" in [str(span.style) for span in bar.spans]  # 10♦ may not be played: dim, unlike the suits
+
+
+def test_cards_are_listed_in_the_hand_order() -> None:
+    """``place 9♣ K♥ 9♠`` listed cards in reverse card numbers, while the hand reads ♠ ♥ ♦ ♣, high to low."""
+    g = Glyphs()
+    assert render.cards_line([Card["9C"], Card.KH, Card["9S"], Card.QH], g).plain == "9♠ K♥ Q♥ 9♣"
+    assert phrase(A.double(Card.KH, Card.QS), g) == "double Q♠ and K♥"
+
+
+def test_a_partnership_wins_with_its_team_total() -> None:
+    names = ["A", "B", "C", "D"]
+    assert render.result([0, 2], [0, 60, 115, 10], True, names) == "A and C win as a team (115)"
+    assert render.result([1, 3], [0, 60, 115, 10], True, names) == "B and D win as a team (70)"
+    assert render.result([0, 1, 2, 3], [50, 60, 10, 0], True, names) == "the two teams tie (60 each)"
+    assert render.result([2], [0, 60, 115, 10], False, names) == "C wins (115)"
+    assert render.result([0], [115, 0, 0, 0], False, ["You", "B", "C", "D"]) == "You win (115)"
+    assert render.result([0, 2], [100, 0, 100, 0], False, names) == "A and C share the win (100)"
+
+
+def test_declining_reads_as_declining() -> None:
+    """The status line said ``Left plays on`` and ``Left doubles nothing``."""
+    g = Glyphs()
+    assert phrase(A.NO_CLAIM, g, third_person=True) == "does not claim a redeal"
+    assert phrase(A.NO_DOUBLE, g, third_person=True) == "does not double"
+    assert phrase(A.NO_DOUBLE, g) == "do not double"
