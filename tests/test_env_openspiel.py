@@ -15,6 +15,7 @@ from opentrix import actions as A  # noqa: E402
 from opentrix.actions import NUM_ACTIONS  # noqa: E402
 from opentrix.bots import make_bot  # noqa: E402
 from opentrix.cards import Card  # noqa: E402
+from opentrix.deal import Phase  # noqa: E402
 from opentrix.env.observation import OBS_SIZE  # noqa: E402
 from opentrix.env.openspiel_game import SHORT_NAME  # noqa: E402
 
@@ -78,6 +79,34 @@ def test_infostate_observation_and_resampling() -> None:
         steps += 1
         assert clone.information_state_string(player) == key  # the clone is independent
     assert differs > steps // 2
+
+
+@pytest.mark.parametrize("rules", ["wikipedia", "complex", "denexa", "online"])
+def test_every_player_may_resample_in_the_claim_and_doubling_phases(rules: str) -> None:
+    """Not only the player to act: a seat waiting while another answers a redeal or doubling question
+    resamples too (the world was replayed up to the observer's own turn and never reached the decision,
+    and the seat being asked was not known to hold a doublable card)."""
+    game = pyspiel.load_game(SHORT_NAME, {"rules": rules})
+    rng = np.random.RandomState(4)
+    asked = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal() and asked < 400:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+                continue
+            if state.match.phase in (Phase.CLAIM, Phase.DOUBLE):
+                for player in range(4):
+                    other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                    assert other.information_state_string(player) == state.information_state_string(player)
+                    assert other.current_player() == state.current_player()
+                    asked += 1
+            elif state.match.phase == Phase.PLAY:
+                break  # past the questions: another deal
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randint(len(legal))])
+    assert asked >= 100
 
 
 def test_openspiel_ismcts_and_mcts_run_on_the_game() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from .. import actions as A
 from ..cards import FULL_DECK, HEARTS, JACKS, KING_OF_HEARTS, SUIT_MASKS, Card
 from ..contracts import Contract
+from ..deal import Phase
 from ..view import View
 
 _KH = int(Card.parse("KH"))
@@ -88,7 +89,7 @@ class Knowledge:
 
     def _passed_over(self, v: View) -> None:
         """Sequential doubling asks the holders of a doublable card in turn from the king: a seat
-        passed over holds none of them, and a seat that answered was dealt at least one."""
+        passed over holds none of them, and a seat that answered, or is being asked, was dealt one."""
         if v.rules.doubling_reveal != "sequential":
             return
         doublable = v.doublable
@@ -96,6 +97,8 @@ class Knowledge:
             self.absent[s] |= doublable
         for s, _ in v.doubling_answers:
             self.holds_one_of[s] = doublable
+        if v.phase == Phase.DOUBLE and v.turn is not None:
+            self.holds_one_of[v.turn] = doublable
 
     def _trix(self, plays: tuple[tuple[int, int], ...]) -> None:
         played = self.played

@@ -35,7 +35,7 @@ from ..rules import Rules
 from ..view import View, view
 from .knowledge import Knowledge
 from .observation import OBS_SIZE, encode
-from .worlds import contract_total, match_from_view, sample_hands
+from .worlds import contract_total, sample_world
 
 SHORT_NAME = "python_trix"
 _DEFAULTS: dict[str, Any] = {"rules": "classic", "contract": "", "seed": -1, "returns": "score", "scale": 1.0}
@@ -128,7 +128,7 @@ class TrixGame(pyspiel.Game):  # type: ignore[misc]
 
     def state_from_view(self, v: View, rng: random.Random) -> TrixState:
         """A state at ``v``'s decision with the unseen cards dealt at random (a root for search)."""
-        return TrixState(self, match_from_view(v, sample_hands(v, rng)))
+        return TrixState(self, sample_world(v, rng))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TrixObserver:
         """OpenSpiel's default observation (``None``), information states, or public observations
@@ -268,8 +268,8 @@ class TrixState(pyspiel.State):  # type: ignore[misc]
             it = iter(others)
             state._deal.dealt = [c if i & 3 == player_id else next(it) for i, c in enumerate(self.dealt)]
             return state  # type: ignore[no-any-return]
-        v = view(self.match, player_id)
-        state._deal.match = match_from_view(v, sample_hands(v, rng))
+        # any player may ask, the one to act or not; a guess the replay refuses is drawn again
+        state._deal.match = sample_world(view(self.match, player_id), rng)
         return state  # type: ignore[no-any-return]
 
     def __str__(self) -> str:

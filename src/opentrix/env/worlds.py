@@ -171,16 +171,16 @@ def match_from_view(v: View, dealt: Hands) -> Match:
     )
     if v.contract is None:
         return m
-    me = v.seat
+    asked = v.turn  # the seat the view's decision belongs to, whoever is looking
     try:
         m.apply(A.choose(v.contract))
         deal = m.deals[-1]
-        while m.phase == _CLAIM and not (v.phase == _CLAIM and m.turn == me):
+        while m.phase == _CLAIM and not (v.phase == _CLAIM and m.turn == asked):
             m.apply(A.NO_CLAIM)
         doubled = dict((card, holder) for holder, card in v.doubled)
         while m.phase == _DOUBLE:
             turn = deal.turn
-            if v.phase == _DOUBLE and turn == me:
+            if v.phase == _DOUBLE and turn == asked:
                 break
             m.apply(A.double([c for c, h in doubled.items() if h == turn]))
         for seat, action in v.plays:
