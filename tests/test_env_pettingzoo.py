@@ -207,6 +207,12 @@ def test_true_is_not_an_action_and_unknown_agents_are_named() -> None:
     env.step(1)  # the card itself is legal
     with pytest.raises(ValueError, match="unknown agent 'player_9': the agents are player_0, player_1"):
         env.observe("player_9")
+    wrapped = trix_v0.env(mode="deal", contract="queens")  # PettingZoo's wrappers let True through
+    wrapped.reset(seed=seed)
+    for junk in (True, np.bool_(True), 1.0, "3"):
+        with pytest.raises(IllegalActionError, match="action ids are ints"):
+            wrapped.step(junk)  # type: ignore[arg-type]
+    assert wrapped.unwrapped.match.history == history
 
 
 def test_illegal_action_in_wrapped_env_ends_the_episode_with_a_penalty() -> None:
@@ -244,3 +250,27 @@ def test_max_deals_cuts_an_episode_short_as_a_truncation() -> None:
     with pytest.raises(ValueError, match="max_deals"):
         trix_v0.raw_env(max_deals=0)
     api_test(trix_v0.env(max_deals=2), num_cycles=2000)
+
+
+def test_every_agent_sees_each_finished_deals_info_at_its_next_turn() -> None:
+    """Only the agent acting next used to see a deal's ``deal_scores``: the next step wiped all four."""
+    env = trix_v0.raw_env(mode="match", rules="classic")
+    env.reset(seed=5)
+    rng = random.Random(5)
+    finished = 0
+    waiting: dict[str, tuple[int, ...]] = {}  # agent -> the scores it has yet to be shown
+    while not all(env.terminations.values()):
+        agent = env.agent_selection
+        _, _, _, _, info = env.last()
+        if agent in waiting:
+            assert info["deal_scores"] == waiting.pop(agent), (finished, agent)
+        else:
+            assert info == {}, (finished, agent)
+        before = len(env.unwrapped.match.summaries)
+        mask = env.observe(agent)["action_mask"]
+        env.step(rng.choice(np.flatnonzero(mask).tolist()))
+        summaries = env.unwrapped.match.summaries
+        if len(summaries) > before and summaries[-1].thrown_in is None:
+            finished += 1
+            waiting = {a: summaries[-1].scores for a in env.agents}
+    assert finished >= 20

@@ -186,10 +186,12 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         if not is_action_id(action) or action not in match.legal_actions():
             raise illegal_action_error(match, action, agent)
         self._cumulative_rewards[agent] = 0.0
-        if self._paid:  # the last step ended a deal: its rewards and infos have been seen
+        if self._paid:  # the last step ended a deal: its rewards are in every agent's cumulative reward
             self.rewards = dict.fromkeys(AGENTS, 0.0)
-            self.infos = {a: {} for a in AGENTS}
             self._paid = False
+        # A finished deal's info stays with each agent until it acts (env.last() has shown it then): the
+        # others must still see it at their next turn.
+        self.infos[agent] = {}
         match.apply(int(action))
         if match.phase >= _DEAL_OVER:
             self._deal_over()
@@ -252,14 +254,27 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         return "\n".join(lines)
 
 
+class ActionIdWrapper(wrappers.BaseWrapper[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+    """Refuses what is not an action id (``True``, ``1.0``, ``"3"``) with the raw env's own error:
+    PettingZoo's wrappers let ``True`` through (it is in a ``Discrete`` space) and then fail on it
+    with NumPy's "truth value of an array" message."""
+
+    def step(self, action: int | None) -> None:
+        if action is not None and not is_action_id(action):
+            raise illegal_action_error(self.unwrapped.match, action, self.agent_selection)
+        super().step(action)
+
+
 def env(illegal_reward: float = -100.0, **kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
     """The environment with PettingZoo's standard wrappers: an illegal action ends the episode and
-    costs its agent ``illegal_reward``; out-of-range actions and calls out of order are caught."""
+    costs its agent ``illegal_reward``; out-of-range actions, values that are not action ids and
+    calls out of order are caught."""
     e: AECEnv[str, dict[str, np.ndarray], int] = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = ActionIdWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
 
 
-__all__ = ["AGENTS", "IllegalActionError", "env", "illegal_action_error", "raw_env"]
+__all__ = ["AGENTS", "ActionIdWrapper", "IllegalActionError", "env", "illegal_action_error", "raw_env"]
