@@ -177,6 +177,9 @@ def test_cli_rejects_unwritable_output(tmp_path: Path) -> None:
     assert code == 2 and "does not exist" in out
     code, out = invoke("--bots", "basic,random", "--deals", "1", "--plot", str(tmp_path))
     assert code == 2 and "folder" in out
+    (tmp_path / "a.json").write_text("{}")  # a file where a folder should be
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", str(tmp_path / "a.json" / "x.json"))
+    assert code == 2 and "a.json is a file, not a folder" in " ".join(out.split()), out
 
 
 def test_cli_rejects_a_file_it_cannot_open_before_the_run(tmp_path: Path) -> None:

@@ -35,6 +35,9 @@ def _check_writable(path: Path | None, option: str) -> None:
     if path.is_dir():
         raise typer.BadParameter(f"{path} is a folder; give a file name", param_hint=option)
     if not parent.is_dir():
+        blocker = next((a for a in (parent, *parent.parents) if os.path.lexists(a)), None)
+        if blocker is not None and not blocker.is_dir():  # a/x.json where a is a file
+            raise typer.BadParameter(f"cannot write {path}: {blocker} is a file, not a folder", param_hint=option)
         raise typer.BadParameter(f"cannot write {path}: folder {parent} does not exist", param_hint=option)
     existed = os.path.lexists(path)  # a dangling link exists too: it must not be removed below
     try:
