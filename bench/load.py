@@ -53,7 +53,7 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
-        cmd = [sys.executable, "-m", "opentrix.cli", "serve", "--port", str(self.port)]
+        cmd = [sys.executable, "-m", "opentrix.cli", "serve", "--port", str(self.port), "--no-rate-limits"]
         cmd += ["--database", str(folder / "load.db"), "--bot-delay", "0", "--deal-pause", "0"]
         cmd += ["--grace", "86400", "--log-level", "error"]
         self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(

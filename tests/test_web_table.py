@@ -62,8 +62,11 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-def new_page(browser: Browser, device: dict[str, Any], errors: list[str]) -> Page:
-    page = browser.new_context(**device).new_page()
+def new_page(browser: Browser, device: dict[str, Any], errors: list[str], csp: bool = False) -> Page:
+    """A page in a fresh context. The server's Content-Security-Policy forbids evaluating strings,
+    which Playwright's wait_for_function does, so tests go around it unless ``csp`` (the test that the
+    app itself keeps to the policy)."""
+    page = browser.new_context(**device, bypass_csp=not csp).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(15000)
     return page
@@ -886,5 +889,29 @@ def test_the_move_timer_shows_its_seconds(browser: Browser, server: LiveServer) 
     page.wait_for_function("(document.querySelector('[data-timer-secs=\"0\"]') || {}).textContent")
     seconds = int(secs.inner_text().removesuffix(" s"))
     assert 20 < seconds <= 30
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_pages_keep_to_the_content_security_policy(browser: Browser, server: LiveServer) -> None:
+    """The policy allows this server's scripts and styles and sockets back to it, nothing inline but
+    style attributes: every page of the app, played a little, must not trip it."""
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors, csp=True)
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(f"{server.base}/?lang=en&seed={king_seed(0)}")
+    page.fill("#name", "Lina")
+    page.click("#play-bots")
+    page.wait_for_selector("#contract-dialog")
+    page.click("#contract-dialog [data-action='contract queens']")
+    page.wait_for_selector("[data-testid=hand] .card.legal")
+    page.click("[data-cmd=scores]")
+    page.wait_for_selector("#scores-drawer")
+    for path in ("/history", "/replay"):
+        page.goto(f"{server.base}{path}?lang=en")
+        page.wait_for_selector(".panel")
+    assert page.evaluate("document.querySelector('.panel') !== null")
+    assert not refused, refused
     assert not errors, errors
     page.context.close()

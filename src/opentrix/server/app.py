@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..match import MAX_SEED
 from ..record import Record, RecordError
 from ..rules import PRESETS
+from .guard import RateLimiter, SecurityHeaders, TokenBucket, read_body, same_origin
 from .hub import Hub, NewTable, clean_name, table_levels
 from .protocol import BadMessage, parse_action, parse_message, parse_seat
 from .protocol import error as error_message
@@ -28,17 +29,19 @@ from .settings import Settings
 from .table import Connection, TableError, stored_summary
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-MAX_BODY = 2_000_000  # an uploaded record for the replay viewer
+BUSY = "too many requests from your address; wait a minute and try again"
 
 
 def _bad(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise TableError("request too large")
+def _address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client else "unknown"
+
+
+async def _json_body(request: Request, limit: int) -> dict[str, Any]:
+    body = await read_body(request.stream(), request.headers, limit)
     try:
         data = json.loads(body or b"{}")
     except (ValueError, RecursionError):
@@ -124,11 +127,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.shutdown()
 
     app = FastAPI(title="opentrix", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+    app.add_middleware(SecurityHeaders)
     app.state.hub = hub
+    creates = RateLimiter(settings.create_rate, settings.create_burst)
+    misses = RateLimiter(settings.miss_rate, settings.miss_burst)
+
+    async def find(code: str, address: str) -> Any:
+        """The table with this code; a client that keeps asking for codes that do not exist is made to
+        wait (codes are not to be guessed), even for one that does."""
+        if not misses.ready(address):
+            raise Busy
+        table = await hub.find(code)
+        if table is None:
+            misses.take(address)
+        return table
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return _bad(str(exc))
+
+    @app.exception_handler(Busy)
+    async def busy(_request: Request, _exc: Busy) -> JSONResponse:
+        return _bad(BUSY, 429)
 
     @app.exception_handler(RequestValidationError)
     async def bad_query(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -172,13 +192,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
-        spec = new_table_spec(await _json_body(request))
+        spec = new_table_spec(await _json_body(request, settings.max_body))
+        if not creates.take(_address(request)):
+            raise Busy
         table, token = await hub.create(spec)
         return {"id": table.id, "seat": spec.host_seat, "token": token, "url": f"/t/{table.id}"}
 
     @app.get("/api/tables/{code}")
-    async def table_info(code: str) -> Response:
-        table = await hub.find(code)
+    async def table_info(code: str, request: Request) -> Response:
+        table = await find(code, _address(request))
         if table is not None:
             return JSONResponse(await table.call(_async(table.summary)))
         row = await hub.stored(hub.storage.load_table, code)
@@ -188,10 +210,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> Response:
-        table = await hub.find(code)
+        table = await find(code, _address(request))
         if table is None:
             return _bad(await hub.missing(code), 404)
-        data = await _json_body(request)
+        data = await _json_body(request, settings.max_body)
         name = data.get("name")
         if not isinstance(name, str):
             raise TableError("give your name")
@@ -204,10 +226,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{code}/start")
     async def start(code: str, request: Request) -> Response:
-        table = await hub.find(code)
+        table = await find(code, _address(request))
         if table is None:
             return _bad(await hub.missing(code), 404)
-        token = (await _json_body(request)).get("token")
+        token = (await _json_body(request, settings.max_body)).get("token")
         await table.call(lambda: table.begin(token if isinstance(token, str) else None))
         return JSONResponse({"ok": True})
 
@@ -249,9 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/replay")
     async def replay_upload(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _bad("record too large")
+        body = await read_body(request.stream(), request.headers, settings.max_record, "record")
         try:
             frames = await asyncio.to_thread(lambda: replay_frames(Record.loads(body)))
         except RecordError as e:
@@ -262,8 +282,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/{code}")
     async def play(ws: WebSocket, code: str) -> None:
+        if not same_origin(ws.headers):  # another site's page, opened in a player's browser
+            await ws.close(code=4403)  # before accepting: the handshake is refused (HTTP 403)
+            return
         await ws.accept()
-        table = await hub.find(code)
+        try:
+            table = await find(code, _address(ws))
+        except Busy:
+            await ws.send_text(error_message(BUSY))
+            await ws.close(code=4429)
+            return
         if table is None:
             await ws.send_text(error_message(await hub.missing(code)))
             await ws.close(code=4404)
@@ -271,11 +299,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         conn = Connection(ws.send_text, ws.close)
         writer = asyncio.create_task(conn.pump())
         attached = False
+        flood = TokenBucket(settings.message_rate, settings.message_burst) if settings.message_rate > 0 else None
         try:
             while True:
-                received = await ws.receive()
+                if attached:
+                    received = await ws.receive()
+                else:  # a socket that never says hello is not kept open for ever
+                    try:
+                        received = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
+                    except TimeoutError:
+                        conn.send(error_message(f"say hello within {settings.hello_timeout:g} seconds"))
+                        break
                 if received["type"] == "websocket.disconnect":
                     break
+                if flood is not None and not flood.take():
+                    # Paced, not dropped: a move is never lost, and a flood is read no faster than the
+                    # limit (the rest waits in the socket, not in the table's queue).
+                    await asyncio.sleep(flood.wait())
+                    flood.take()
                 try:
                     text = received.get("text")
                     if not isinstance(text, str):  # a binary frame (receive_text() raised KeyError on one)
@@ -306,6 +347,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     elif msg.type == "act":
                         action = parse_action(msg.data.get("action"))
                         claimed = parse_seat(msg.data.get("seat"))
+                        if conn.seat is None:  # answered here, not queued behind the players' moves
+                            raise BadMessage("spectators cannot play: take a seat first")
                         table.post(functools.partial(table.act, conn, action, claimed))
                     elif msg.type == "next":
                         table.post(lambda: table.next_deal(conn))
@@ -326,6 +369,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await asyncio.wait_for(writer, 1)
 
     return app
+
+
+class Busy(Exception):
+    """A client over one of its limits: answered 429 (or close code 4429 on a WebSocket)."""
 
 
 def _async(fn: Any) -> Any:

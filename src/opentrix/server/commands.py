@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 SERVER_MODULES = ("uvicorn", "fastapi", "sqlalchemy", "platformdirs", "alembic", "websockets")
 
 WS_MAX_SIZE = 1 << 20  # frames above this close the socket; the app answers smaller oversized ones itself
+MAX_CONNECTIONS = 10_000
 
 
 def _uvicorn_config(settings: Settings, host: str, port: int, log_level: str):  # type: ignore[no-untyped-def]
@@ -39,7 +40,23 @@ def _uvicorn_config(settings: Settings, host: str, port: int, log_level: str):  
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=3,
+        # Past this many connections at once, new requests get 503 at once instead of piling up.
+        limit_concurrency=MAX_CONNECTIONS,
     )
+
+
+def _more_open_files() -> None:
+    """Raise this process's limit of open files to the most the system allows (to MAX_CONNECTIONS and
+    some): at the usual 1,024, a thousand idle or half-sent connections locked everyone else out."""
+    try:
+        import resource
+    except ImportError:  # not on this system (Windows): its own limits apply
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = MAX_CONNECTIONS + 1024 if hard == resource.RLIM_INFINITY else min(hard, MAX_CONNECTIONS + 1024)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
 def _fail(message: str) -> typer.Exit:
@@ -140,6 +157,10 @@ def serve(
         float,
         typer.Option(help="seconds an unfinished table nobody has open stays loaded; opening it wakes it"),
     ] = 3600.0,
+    rate_limits: Annotated[
+        bool,
+        typer.Option(help="limit tables created, unknown codes tried and messages sent per client address"),
+    ] = True,
 ) -> None:
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
     require_server()
@@ -158,7 +179,10 @@ def serve(
     settings = Settings(
         database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, lease=lease, park_after=park_after
     )
-    typer.echo(f"opentrix: tables stored in {url.split('@')[-1]}")
+    if not rate_limits:
+        settings = settings.without_limits()
+    typer.echo(f"opentrix: tables stored in {_where(url)}")
+    _more_open_files()
     server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level))
     _stop_on_hangup(server)
 

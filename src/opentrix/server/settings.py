@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import platformdirs
@@ -58,3 +58,21 @@ class Settings:
     # Seconds an unfinished table may stay with nobody connected before it is parked: unloaded and
     # held by no server until someone opens it again (abandoned tables would otherwise pile up).
     park_after: float = 3600.0
+    # Limits per client address, so that one client cannot wear the server down (0 turns one off):
+    # tables created a second on average (a burst of create_burst at once), unknown table codes looked
+    # up a second (codes are not to be guessed), and messages a second on one WebSocket.
+    create_rate: float = 1.0
+    create_burst: int = 60
+    miss_rate: float = 2.0
+    miss_burst: int = 30
+    message_rate: float = 30.0
+    message_burst: int = 60
+    # Seconds a new WebSocket may take to say hello before it is closed (idle sockets hold resources).
+    hello_timeout: float = 30.0
+    # Largest request body: a create or join request, and an uploaded record for the replay viewer.
+    max_body: int = 64_000
+    max_record: int = 2_000_000
+
+    def without_limits(self) -> Settings:
+        """These settings with every rate limit off (benchmarks, a trusted network)."""
+        return replace(self, create_rate=0.0, miss_rate=0.0, message_rate=0.0)

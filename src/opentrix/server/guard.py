@@ -1,0 +1,161 @@
+"""Limits that keep one client from wearing a server down: body sizes, request and message rates, the
+origin of a WebSocket, and the headers every page is served with.
+
+A table for friends is reachable by anyone who knows the address, so the server must not read a
+gigabyte because a client announced one, create tables as fast as a script can ask, look up guessed
+table codes without end, or queue every message a flooding socket sends.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from .table import TableError
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class TokenBucket:
+    """``rate`` events a second on average, ``burst`` at once: the usual shape of a fair limit."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def _refill(self, now: float) -> None:
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def ready(self) -> bool:
+        """Whether one more event would be allowed (without counting one)."""
+        self._refill(time.monotonic())
+        return self.tokens >= 1
+
+    def wait(self) -> float:
+        """Seconds until one more event is allowed (0 if it is now)."""
+        self._refill(time.monotonic())
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+    def take(self) -> bool:
+        """Count one event; False when the limit is reached (the event should be refused)."""
+        self._refill(time.monotonic())
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class RateLimiter:
+    """A token bucket per client address; ``rate`` 0 turns the limit off. Buckets that have filled
+    up again are forgotten, so a crowd of addresses costs memory only while it is busy."""
+
+    def __init__(self, rate: float, burst: float, max_keys: int = 100_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def _bucket(self, key: str) -> TokenBucket:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.max_keys:
+                self._forget_full()
+            bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
+        return bucket
+
+    def _forget_full(self) -> None:
+        now = time.monotonic()
+        for key, b in list(self.buckets.items()):
+            if b.tokens + (now - b.stamp) * b.rate >= b.burst:
+                del self.buckets[key]
+        if len(self.buckets) >= self.max_keys:  # all busy: forgetting the oldest is the fair choice left
+            for key in list(self.buckets)[: len(self.buckets) // 2]:
+                del self.buckets[key]
+
+    def ready(self, key: str) -> bool:
+        return self.rate <= 0 or self._bucket(key).ready()
+
+    def take(self, key: str) -> bool:
+        return self.rate <= 0 or self._bucket(key).take()
+
+
+async def read_body(receive_stream: Any, headers: Any, limit: int, what: str = "request") -> bytes:
+    """The body of a request, refused as soon as it is known to pass ``limit`` bytes: by its declared
+    length before a byte is read, else while it streams in (never read whole and measured after)."""
+    declared = headers.get("content-length")
+    if declared is not None:
+        if not declared.isdigit():
+            raise TableError("the request's Content-Length is not a number")
+        if int(declared) > limit:
+            raise TableError(f"{what} too large: at most {limit:,} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in receive_stream:
+        size += len(chunk)
+        if size > limit:
+            raise TableError(f"{what} too large: at most {limit:,} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def same_origin(headers: Any) -> bool:
+    """A browser names the page that opens a WebSocket in ``Origin``: a table's socket may only be
+    opened by this server's own pages (another site must not play or watch through a visitor's
+    browser). Clients that are not browsers send no ``Origin`` and are let in."""
+    origin = headers.get("origin")
+    if not origin:
+        return True
+    host = str(headers.get("host") or "").lower()
+    return urlsplit(str(origin)).netloc.lower() == host
+
+
+# Pages may load only this server's scripts and styles, open sockets only back to it, and not be
+# framed by another site (a framed table could have its clicks stolen). The API's documentation page
+# loads its viewer from a CDN, so it goes without.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware adding the headers above to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with_csp = not str(scope.get("path", "")).startswith("/api/docs")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += HEADERS
+                if with_csp:
+                    headers.append((b"content-security-policy", CSP.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+__all__ = ["RateLimiter", "SecurityHeaders", "TokenBucket", "read_body", "same_origin"]

@@ -1,0 +1,125 @@
+"""The server's limits against a client that would wear it down: body sizes, request and message rates,
+sockets that never say hello, other sites' pages, and the headers pages are served with."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+from opentrix.server.guard import RateLimiter, TokenBucket, same_origin
+from test_server_kit import LiveServer, Player, live_server
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    limits = {"create_rate": 0.01, "create_burst": 3, "miss_rate": 0.01, "miss_burst": 3}
+    with live_server(tmp_path, message_rate=20.0, message_burst=10, hello_timeout=0.5, **limits) as s:
+        yield s
+
+
+def test_a_body_too_large_is_refused_before_it_is_read(server: LiveServer) -> None:
+    # declared too large: refused on the Content-Length alone
+    r = httpx.post(f"{server.base}/api/tables", content=b"{" + b" " * 100_000 + b"}", timeout=10)
+    assert r.status_code == 400 and r.json() == {"error": "request too large: at most 64,000 bytes"}
+
+    # sent without a length (chunked): refused as it streams in, past the limit
+    def chunks() -> Iterator[bytes]:
+        for _ in range(300):
+            yield b" " * 10_000
+
+    r = httpx.post(f"{server.base}/api/replay", content=chunks(), timeout=10)
+    assert r.status_code == 400 and r.json() == {"error": "record too large: at most 2,000,000 bytes"}
+    assert httpx.get(f"{server.base}/api/health", timeout=10).json()["ok"]
+
+
+def test_tables_created_from_one_address_are_limited(server: LiveServer) -> None:
+    made = [httpx.post(f"{server.base}/api/tables", json={"name": "A"}, timeout=10) for _ in range(4)]
+    assert [r.status_code for r in made] == [200, 200, 200, 429]
+    assert made[-1].json()["error"].startswith("too many requests from your address")
+    # a request that is not even read as one is a 400 as ever
+    assert httpx.post(f"{server.base}/api/tables", content=b"{nope", timeout=10).status_code == 400
+
+
+async def test_guessing_table_codes_is_slowed_down(server: LiveServer) -> None:
+    real = server.create(name="A")
+    for code in ("AAAAAA", "BBBBBB", "CCCCCC"):
+        assert httpx.get(f"{server.base}/api/tables/{code}", timeout=10).status_code == 404
+    # past the misses allowed, every lookup waits, a real code's too, and so does a socket
+    assert httpx.get(f"{server.base}/api/tables/DDDDDD", timeout=10).status_code == 429
+    assert httpx.get(f"{server.base}/api/tables/{real['id']}", timeout=10).status_code == 429
+    r = httpx.post(f"{server.base}/api/tables/{real['id']}/join", json={"name": "B"}, timeout=10)
+    assert r.status_code == 429
+    async with websockets.connect(f"{server.ws_base}/ws/{real['id']}") as ws:
+        assert "too many requests" in json.loads(await ws.recv())["message"]
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ws.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+
+
+async def test_a_flood_of_messages_is_paced_and_nothing_is_lost(server: LiveServer) -> None:
+    t = server.create(name="A")
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    started = time.monotonic()
+    for _ in range(40):
+        await me.send({"type": "ping"})
+    for _ in range(40):
+        await me.until(lambda m: m["type"] == "pong")
+    # 10 at once, then 20 a second: the other 30 take at least a second and a half
+    assert time.monotonic() - started >= 1.3
+    await me.close()
+
+
+async def test_a_socket_that_never_says_hello_is_closed(server: LiveServer) -> None:
+    t = server.create(name="A")
+    async with websockets.connect(f"{server.ws_base}/ws/{t['id']}") as ws:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 5))
+        assert message == {"type": "error", "message": "say hello within 0.5 seconds"}
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 5)
+
+
+async def test_another_sites_page_cannot_open_a_tables_socket(server: LiveServer) -> None:
+    t = server.create(name="A")
+    url = f"{server.ws_base}/ws/{t['id']}"
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        await websockets.connect(url, origin=websockets.Origin("http://evil.example"))
+    assert refused.value.response.status_code == 403
+    own = server.base.removesuffix("/")
+    async with websockets.connect(url, origin=websockets.Origin(own)) as ws:  # the server's own page
+        await ws.send(json.dumps({"type": "hello", "token": t["token"]}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+
+
+def test_pages_come_with_security_headers(server: LiveServer) -> None:
+    page = httpx.get(f"{server.base}/", timeout=10)
+    csp = page.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp
+    assert page.headers["x-frame-options"] == "DENY" and page.headers["x-content-type-options"] == "nosniff"
+    assert page.headers["referrer-policy"] == "no-referrer"
+    api = httpx.get(f"{server.base}/api/health", timeout=10)
+    assert api.headers["x-content-type-options"] == "nosniff"
+    docs = httpx.get(f"{server.base}/api/docs", timeout=10)  # its viewer comes from a CDN
+    assert docs.status_code == 200 and "content-security-policy" not in docs.headers
+
+
+def test_the_limiters_themselves() -> None:
+    bucket = TokenBucket(rate=1000.0, burst=2)
+    assert bucket.take() and bucket.take() and not bucket.take()
+    assert 0 < bucket.wait() <= 0.001
+    time.sleep(0.003)
+    assert bucket.take()
+    limits = RateLimiter(rate=0.001, burst=1, max_keys=4)
+    assert all(limits.take(f"10.0.0.{i}") for i in range(10))  # a crowd of addresses: old ones forgotten
+    assert len(limits.buckets) <= 4
+    assert limits.take("10.0.0.200") and not limits.take("10.0.0.200")
+    assert RateLimiter(rate=0.0, burst=0).take("anyone")  # 0: no limit
+    assert same_origin({"origin": "http://example.org:8000", "host": "example.org:8000"})
+    assert not same_origin({"origin": "https://evil.example", "host": "example.org"})
+    assert same_origin({"host": "example.org"})  # not a browser: no Origin
