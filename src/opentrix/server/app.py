@@ -312,11 +312,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         break
                 if received["type"] == "websocket.disconnect":
                     break
-                if flood is not None and not flood.take():
-                    # Paced, not dropped: a move is never lost, and a flood is read no faster than the
-                    # limit (the rest waits in the socket, not in the table's queue).
+                # Paced, not dropped: a move is never lost, and a flood is read no faster than the limit
+                # (the rest waits in the socket, not in the table's queue). A loop, since the event loop
+                # may wake a sleeper a hair early.
+                while flood is not None and not flood.take():
                     await asyncio.sleep(flood.wait())
-                    flood.take()
                 try:
                     text = received.get("text")
                     if not isinstance(text, str):  # a binary frame (receive_text() raised KeyError on one)
