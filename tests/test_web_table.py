@@ -248,6 +248,7 @@ def test_two_friends_at_one_table_through_the_invite_link(browser: Browser, serv
     host.wait_for_selector("[data-testid=lobby]")
     link = host.locator("#invite-link").inner_text()
     assert "/t/" in link
+    assert host.locator("[data-testid=seeded]").count() == 0  # the server drew the seed: no "seeded deals"
     shot(host, "friends-01-host-lobby")
 
     friend = new_page(browser, PHONE, errors)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import secrets
 import time
@@ -65,9 +66,7 @@ class NewTable:
         for level in self.bots:
             if level not in levels:
                 raise TableError(f"unknown bot level {level!r} (known: {', '.join(levels)})")
-        name = self.name.strip()
-        if not name or len(name) > 40:
-            raise TableError("a name has 1 to 40 characters")
+        clean_name(self.name)
 
     def rules(self) -> Rules:
         """The table's rules: its preset with the options asked for (checked, as ``check`` does the rest)."""
@@ -90,14 +89,39 @@ def storable_code(code: str) -> bool:
     return 0 < len(code) <= 32 and code.isascii() and code.isalnum()
 
 
+def _visible(name: str) -> str:
+    """``name`` without invisible format characters (Unicode category Cf: zero-width spaces and joiners,
+    the BOM, bidi controls such as U+202E, tag characters): they let a name pass for another, or turn the
+    text after it around on every page that shows it. A zero-width joiner between two emoji stays: it
+    makes them one, visibly (a family, a flag, a person of a trade)."""
+    out: list[str] = []
+    for c, after in itertools.pairwise(name + " "):
+        joins_emoji = c == "\u200d" and bool(out) and _emoji_end(out[-1]) and unicodedata.category(after) == "So"
+        if unicodedata.category(c) != "Cf" or joins_emoji:
+            out.append(c)
+    return "".join(out)
+
+
+def _emoji_end(c: str) -> bool:
+    """Whether ``c`` can end an emoji: a symbol, the emoji presentation selector or a skin tone."""
+    return unicodedata.category(c) == "So" or c == "\ufe0f" or "\U0001f3fb" <= c <= "\U0001f3ff"
+
+
 def clean_name(name: str) -> str:
-    name = " ".join(name.split())
+    """A player's name as stored and shown, or TableError saying what is wrong with it."""
+    visible = _visible(name)
+    if not visible.strip() and len(visible) < len(name):
+        raise TableError("a name needs a visible character (invisible ones, such as zero-width spaces, are left out)")
+    name = " ".join(visible.split())
     if not name or len(name) > 40:
         raise TableError("a name has 1 to 40 characters")
     # Control characters and lone surrogates (JSON's "\u0000", "\ud800") cannot be stored: PostgreSQL
     # refuses NUL and no database encodes a surrogate, so they made a 500 instead of a message.
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
         raise TableError("a name cannot contain control characters")
+    # Records name a bot seat "bot:<level>" (``player_name``): a person so named would pass for a bot there.
+    if name[:4].casefold() == "bot:":
+        raise TableError("a player's name cannot begin with 'bot:' (that is how bots are named in the records)")
     return name
 
 
@@ -297,6 +321,9 @@ class Hub:
         options: dict[str, Any] = {"timer": spec.timer}
         if spec.local:
             options["local"] = True
+        if spec.seed is not None:
+            # Whoever chose the seed can know every hand of the match: the table says so to all (``seeded``).
+            options["seeded"] = True
         seed = spec.seed if spec.seed is not None else secrets.randbits(48)
         for _ in range(10):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))

@@ -18,6 +18,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -42,6 +43,14 @@ EVENTS_KEPT = 256
 WATCHING_EVERY = 2.0  # seconds between two messages telling the table how many are watching
 OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
 _DOUBLING_ACTIONS = frozenset(a for a in range(A.NUM_ACTIONS) if a == A.NO_DOUBLE or A.is_double(a))
+
+# Bots of every table think on this one thread. A strong bot's move is ~100 ms of pure Python: on the
+# default executor several of them at once held the GIL against the event loop, and with many such tables
+# a player's move took seconds to come back. With one thread the loop competes with one thinker only
+# (bots wait their turn instead). Kept for the whole process: a table that stops cancels its move still
+# queued, and the idle thread ends at exit.
+BOT_THREAD = "opentrix-bot"
+BOT_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix=BOT_THREAD)
 
 
 def new_token() -> str:
@@ -132,6 +141,12 @@ def rules_for(preset: str, **options: Any) -> Rules:
     return Rules.preset(preset, **{k: v for k, v in options.items() if v is not None})
 
 
+def chosen_seed(seed: int, options: dict[str, Any]) -> int | None:
+    """The seed, if the host chose it (and so may know every hand): shown to all, so the others know too.
+    A seed the server drew stays secret: it would tell everyone's cards."""
+    return seed if options.get("seeded") else None
+
+
 def stored_summary(row: TableRow) -> dict[str, Any]:
     """Public facts about a table no server has loaded (a finished match put away): who sat where and
     how it ended, so that its page can still show the standings. ``stored`` tells the client so. Of a
@@ -150,6 +165,7 @@ def stored_summary(row: TableRow) -> dict[str, Any]:
         "seats": seats,
         "preset": rules.preset_name,
         "rules": rules.option_dict(),
+        "seed": chosen_seed(row.seed, row.options),
         "deal_number": len(match.deals),
         "totals": list(match.totals),
         "winners": list(match.winners),
@@ -399,7 +415,7 @@ class Table:
                 level = state.bot_level if state.kind == "bot" else self.settings.substitute_level
                 state.bot = make_bot(level, seed=f"{self.seed}:{seat}")
             try:
-                action = await asyncio.to_thread(state.bot.act, v, legal)
+                action = await asyncio.get_running_loop().run_in_executor(BOT_POOL, state.bot.act, v, legal)
             except Exception:
                 log.exception("table %s: bot at seat %d failed; playing a legal card instead", self.id, seat)
                 action = legal[0]
@@ -627,6 +643,7 @@ class Table:
             "host_seat": self.host_seat,
             "seats": [s.info() for s in self.seats],
             "options": self.options,
+            "seed": chosen_seed(self.seed, self.options),
             "preset": self.rules.preset_name,
             "timer": {"seat": m.turn, "remaining": remaining, "total": self.options.get("timer") or 0},
             "ready": sorted(self._ready) if m.phase == Phase.DEAL_OVER else [],

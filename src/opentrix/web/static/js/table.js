@@ -237,6 +237,7 @@ export function mountTable(root, code) {
       parts.push(`<span class="chip ${v.turn === st.seat ? "warn" : ""}" data-testid="turn">${escapeHtml(who)}</span>`);
     }
     if (st.info.spectators) parts.push(`<span class="chip">${t("table.spectators", { n: st.info.spectators })}</span>`);
+    parts.push(seededChip());
     parts.push(`<span class="spacer"></span>`);
     parts.push(`<button class="btn small ghost" data-cmd="invite">${t("table.invite")}</button>`);
     parts.push(`<button class="btn small ghost" data-cmd="last">${t("table.lasttrick")}</button>`);
@@ -450,6 +451,16 @@ export function mountTable(root, code) {
     return `<div class="overlay"><div class="dialog" id="deal-summary" ${dialogAttrs("deal-summary", true)}><h2 id="deal-summary-title">${t("dlg.dealover", { n: dealCount(v) })}</h2>${body}<div class="row">${action}</div></div></div>`;
   }
 
+  /** The host chose the seed, so he can know every hand: everyone at the table is told, and the seed
+   *  itself is shown so that the others can know as much as he does. Empty when the server drew it. */
+  function seededChip() {
+    const raw = st.info && st.info.seed;
+    if (typeof raw !== "number") return "";
+    const seed = BigInt(raw).toString(); // every digit: above 2**53 String() shows a rounded number
+    const why = t("seed.why");
+    return `<span class="chip seeded" data-testid="seeded" title="${escapeHtml(why)}" aria-label="${escapeHtml(`${t("seed.chip", { seed })}. ${why}`)}" role="note">⚠ ${escapeHtml(t("seed.chip", { seed }))}</span>`;
+  }
+
   function lobbyHTML() {
     const info = st.info;
     const link = `${location.origin}/t/${code}`;
@@ -471,7 +482,9 @@ export function mountTable(root, code) {
     if (seated && st.seat === info.host_seat) footer = `<button class="btn" data-cmd="start" id="start-match">${t("lobby.start")}</button>`;
     else if (seated) footer = `<p>${t("lobby.waiting")}</p>`;
     return `<div class="lobby panel" data-testid="lobby"><h2>${t("lobby.title", { code })}</h2>`
-      + `<div class="code-big">${code}</div><p>${t("lobby.invite")}</p>`
+      + `<div class="code-big">${code}</div>`
+      + (typeof info.seed === "number" ? `<p class="seeded-note">${seededChip()} <small>${escapeHtml(t("seed.why"))}</small></p>` : "")
+      + `<p>${t("lobby.invite")}</p>`
       + `<div class="invite"><code id="invite-link">${escapeHtml(link)}</code><button class="btn small secondary" data-cmd="copy">${t("lobby.copy")}</button></div>`
       + `${nameField}<div class="seats">${seats}</div>${footer}</div>`;
   }

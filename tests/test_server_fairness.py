@@ -1,0 +1,357 @@
+"""What keeps a table fair and the server responsive: a seed the host chose is shown to everyone, names
+hide nothing, a killed server's tables are taken up at once, and thinking bots never starve the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import sync_playwright
+
+from opentrix.server import table as table_module
+from opentrix.server.hub import clean_name
+from opentrix.server.owner import _machine, dead_here
+from opentrix.server.table import BOT_THREAD, TableError
+from test_server_kit import LiveServer, Player, ServeProcess, free_port, live_server
+from test_web_table import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, hand_cards, new_page, shot
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(tmp_path_factory.mktemp("fairness")) as s:
+        yield s
+
+
+def info(server: LiveServer, code: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.base}/api/tables/{code}", timeout=10)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+# -- a seed the host chose is public ------------------------------------------------------------------
+
+
+async def test_a_seed_the_host_chose_is_shown_to_everyone(server: LiveServer) -> None:
+    seeded = server.create(name="Lina", bots="random", seed=12345)
+    assert info(server, seeded["id"])["seed"] == 12345
+    # A friend who joins and a spectator are told in the table's facts of every update.
+    r = httpx.post(f"{server.base}/api/tables/{seeded['id']}/join", json={"name": "Omar"}, timeout=10)
+    assert r.status_code == 200, r.text
+    friend = await Player.join(server.ws_base, seeded["id"], r.json()["token"])
+    watcher = await Player.join(server.ws_base, seeded["id"])
+    for p in (friend, watcher):
+        await p.until(lambda m: m["type"] == "update")
+        assert p.table is not None and p.table["seed"] == 12345
+        await p.close()
+    # Seed 0 is a seed too.
+    assert info(server, server.create(name="Lina", bots="random", seed=0)["id"])["seed"] == 0
+
+
+async def test_a_seed_the_server_drew_stays_secret(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", start=True)
+    drawn = server.app.state.hub.tables[t["id"]].seed
+    r = httpx.get(f"{server.base}/api/tables/{t['id']}", timeout=10)
+    assert r.json()["seed"] is None and str(drawn) not in r.text  # it would tell every hand
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    await me.until(lambda m: m["type"] == "update")
+    assert me.table is not None and me.table["seed"] is None
+    assert not any(str(drawn) in text for text in me.raw)
+    await me.close()
+
+
+def test_a_finished_match_put_away_still_says_whether_its_seed_was_chosen(server: LiveServer) -> None:
+    hub = server.app.state.hub
+    chosen = server.create(name="Lina", bots="random", start=True, seed=77, kingdoms=1, rules="online")
+    drawn = server.create(name="Lina", bots="random", start=True, kingdoms=1, rules="online")
+
+    async def finish(t: dict[str, Any]) -> None:
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.play_to_end(random.Random(1))
+        await me.close()
+
+    for t in (chosen, drawn):
+        asyncio.run(finish(t))
+        for _ in range(100):  # nobody there any more: the finished table is put away
+            server.run(hub.sweep())
+            if t["id"] not in hub.tables:
+                break
+            time.sleep(0.05)
+        assert t["id"] not in hub.tables
+    assert info(server, chosen["id"])["stored"] is True and info(server, chosen["id"])["seed"] == 77
+    assert info(server, drawn["id"])["stored"] is True and info(server, drawn["id"])["seed"] is None
+
+
+@pytest.mark.browser
+def test_a_friend_joining_by_the_invite_link_sees_the_seed_was_chosen(server: LiveServer) -> None:
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        host = new_page(browser, DESKTOP, errors)
+        host.goto(f"{server.base}/?lang=en&seed=12345")
+        host.fill("#name", "Lina")
+        host.click("#create-invite")
+        host.wait_for_selector("[data-testid=lobby]")
+        link = host.locator("#invite-link").inner_text()
+        friend = new_page(browser, PHONE, errors)
+        friend.goto(link + "?lang=en")
+        chip = friend.locator("[data-testid=lobby] [data-testid=seeded]")
+        assert chip.inner_text() == "⚠ Seeded deals (seed 12345)"
+        why = "The host chose the seed: the deals can be known in advance."
+        assert chip.get_attribute("title") == why
+        assert why in friend.locator("[data-testid=lobby]").inner_text()  # said in words, not only on hover
+        shot(friend, "seeded-01-friend-lobby")
+        friend.fill("#join-name", "Omar")
+        friend.click("[data-cmd=take][data-seat='2']")
+        friend.wait_for_selector("#join-name", state="detached")
+        host.click("#start-match")
+        friend.wait_for_selector("[data-testid=board]")
+        assert len(hand_cards(friend)) == 13
+        # At play, on the status bar; and in Arabic too.
+        chip = friend.locator(".statusbar [data-testid=seeded]")
+        assert chip.inner_text() == "⚠ Seeded deals (seed 12345)" and chip.get_attribute("title") == why
+        friend.click("#lang-toggle")
+        assert "(البذرة 12345)" in chip.inner_text()
+        assert "اختار المضيف البذرة" in (chip.get_attribute("title") or "")
+        shot(friend, "seeded-02-friend-table-arabic")
+        # A large seed keeps all its digits (2**60: a number JavaScript holds exactly but writes rounded).
+        host.goto(f"{server.base}/?lang=en&seed={2**60}")
+        host.click("#play-bots")
+        host.wait_for_selector("[data-testid=board]")
+        assert f"(seed {2**60})" in host.locator(".statusbar [data-testid=seeded]").inner_text()
+        # A table whose seed the server drew shows no chip.
+        t = server.create(name="Lina", bots="random", start=True)
+        host.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+        host.wait_for_selector(".statusbar")
+        assert host.locator("[data-testid=seeded]").count() == 0
+        browser.close()
+    assert not errors, errors
+
+
+# -- names --------------------------------------------------------------------------------------------
+
+
+def test_invisible_characters_are_left_out_of_names() -> None:
+    assert clean_name("\u200bLi\u200bna\u200d") == "Lina"  # zero-width space and joiner
+    assert clean_name("\ufeffOmar") == "Omar"  # the BOM
+    assert clean_name("Ri\u202em") == "Rim"  # a right-to-left override would turn the text after it around
+    assert clean_name("\u2066Sami\u2069 \u200e") == "Sami"  # isolates, a direction mark
+    assert clean_name("Li\U000e0041na") == "Lina"  # a tag character
+    assert clean_name("A \u200b B") == "A B"
+    # Visible joins stay: an emoji family, a rainbow flag, Arabic.
+    assert clean_name("ريم 👨\u200d👩\u200d👧") == "ريم 👨\u200d👩\u200d👧"
+    assert clean_name("🏳\ufe0f\u200d🌈") == "🏳\ufe0f\u200d🌈"
+    with pytest.raises(TableError, match="1 to 40 characters"):
+        clean_name("")
+    for name in ("\u200b", "\u202e\u2066", " \u200b\ufeff "):
+        with pytest.raises(TableError, match="a name needs a visible character"):
+            clean_name(name)
+
+
+def test_a_person_cannot_take_a_bots_name() -> None:
+    for name in ("bot:hard", "BOT:easy", "  bot:medium", "\u200bbot:hard", "b\u200dot:x"):
+        with pytest.raises(TableError, match="cannot begin with 'bot:'"):
+            clean_name(name)
+    assert clean_name("Robot: Lina") == "Robot: Lina"
+    assert clean_name("bot hard") == "bot hard"
+
+
+def test_names_are_cleaned_and_refused_through_the_api(server: LiveServer) -> None:
+    for name, why in (("\u200b\u200b", "visible character"), ("bot:hard", "cannot begin with 'bot:'")):
+        r = httpx.post(f"{server.base}/api/tables", json={"name": name}, timeout=10)
+        assert r.status_code == 400 and why in r.json()["error"], r.text
+    t = server.create(name="\u202eLina\u200b")
+    for name, why in (("\ufeff", "visible character"), ("bot:easy", "cannot begin with 'bot:'")):
+        r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": name}, timeout=10)
+        assert r.status_code == 400 and why in r.json()["error"], r.text
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Om\u200bar\u2069", "seat": 2}, timeout=10)
+    assert r.status_code == 200, r.text
+    seats = info(server, t["id"])["seats"]
+    assert [seats[0]["name"], seats[2]["name"]] == ["Lina", "Omar"]
+
+
+# -- a killed server is seen as gone ------------------------------------------------------------------
+
+
+def owner_of(pid: int) -> str:
+    """A holder's name, as ``process_name`` writes it, for process ``pid`` of this machine."""
+    return f"host:{_machine()}:{pid}:0123456789"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="zombies are read from /proc on Linux")
+def test_a_killed_server_not_yet_reaped_is_dead() -> None:
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert not dead_here(owner_of(child.pid))
+        child.kill()  # and not waited for: a zombie until reaped, and os.kill(pid, 0) still finds it
+        deadline = time.monotonic() + 10
+        while b") Z " not in Path(f"/proc/{child.pid}/stat").read_bytes():
+            assert time.monotonic() < deadline, "the child did not die"
+            time.sleep(0.01)
+        os.kill(child.pid, 0)  # still there
+        assert dead_here(owner_of(child.pid))
+    finally:
+        child.kill()
+        child.wait(10)
+    assert dead_here(owner_of(child.pid))  # reaped: gone altogether
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="zombies are read from /proc on Linux")
+def test_a_server_whose_first_thread_ended_is_alive() -> None:
+    """The first thread of a process shows as a zombie when it alone has exited: the others still run."""
+    code = (
+        "import ctypes, threading, time\n"
+        "threading.Thread(target=time.sleep, args=(60,)).start()\n"
+        "time.sleep(0.1)\n"
+        "ctypes.CDLL(None).pthread_exit(None)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        deadline = time.monotonic() + 10
+        while b") Z " not in Path(f"/proc/{child.pid}/stat").read_bytes():
+            assert time.monotonic() < deadline, "the first thread did not end"
+            time.sleep(0.01)
+        assert len(os.listdir(f"/proc/{child.pid}/task")) == 2
+        assert not dead_here(owner_of(child.pid))
+    finally:
+        child.kill()
+        child.wait(10)
+
+
+# -- thinking bots do not starve the server -----------------------------------------------------------
+
+
+async def test_bots_think_on_the_one_bot_thread(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[str] = []
+    make_bot = table_module.make_bot
+
+    class Spy:
+        def __init__(self, level: str, seed: str) -> None:
+            self.bot = make_bot(level, seed=seed)
+
+        def act(self, view: Any, legal: list[int]) -> int:
+            threads.append(threading.current_thread().name)
+            return int(self.bot.act(view, legal))
+
+    monkeypatch.setattr(table_module, "make_bot", lambda level, seed: Spy(level, seed))
+    t = server.create(name="Lina", bots="hard", start=True, seed=3, kingdoms=1)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    rng = random.Random(2)
+    while len(threads) < 6:
+        await me.play_random(rng)
+        await me.recv()
+    await me.close()
+    assert {name.rsplit("_", 1)[0] for name in threads} == {BOT_THREAD}, threads
+    assert len(set(threads)) == 1, threads  # one thread for all bots, not one per move
+
+
+class Bots:
+    """Tables of hard bots, each with its host playing at once, so the bots think nearly all the time
+    (in a thread of its own: the test measures the server meanwhile)."""
+
+    def __init__(self, ws_base: str, tables: list[dict[str, Any]]) -> None:
+        self.ws_base = ws_base
+        self.tables = tables
+        self.moves = 0  # moves made by the bots
+        self.stop = threading.Event()
+        self.failed: list[BaseException] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._play())
+        except BaseException as e:  # told to the test
+            self.failed.append(e)
+
+    async def _play(self) -> None:
+        await asyncio.gather(*(self._host(t, i) for i, t in enumerate(self.tables)))
+
+    async def _host(self, t: dict[str, Any], i: int) -> None:
+        me = await Player.join(self.ws_base, t["id"], t["token"])
+        rng = random.Random(i)
+        while not self.stop.is_set():
+            await me.play_random(rng)
+            try:
+                msg = await me.recv(0.5)
+            except TimeoutError:
+                continue
+            event = msg.get("event") or {}
+            if event.get("kind") == "action" and event.get("seat") != me.seat:
+                self.moves += 1
+        await me.close()
+
+
+def test_the_server_answers_at_once_while_hard_bots_think(tmp_path: Path) -> None:
+    """Four tables of hard bots play as fast as they can on a real ``opentrix serve``: health checks still
+    come back quickly (bots think on one thread, so the event loop competes with one thread, not many),
+    and Ctrl-C stops the server at once, bots thinking or not. (On the project's 2-core machine the median
+    is ~8 ms; with a thread per thinking bot, as before, ~40 ms with six tables and worse beyond.)"""
+    fast = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "60")
+    server = ServeProcess(str(tmp_path / "busy.db"), free_port(), *fast)
+    bots: Bots | None = None
+    try:
+        new = {"name": "Lina", "bots": "hard", "start": True, "rules": "classic"}
+        tables = [httpx.post(f"{server.base}/api/tables", json={**new, "seed": s}, timeout=10).json() for s in range(4)]
+        bots = Bots(server.ws_base, tables)
+        bots.thread.start()
+        deadline = time.monotonic() + 30
+        while bots.moves < 10:
+            assert not bots.failed and time.monotonic() < deadline, bots.failed or "the bots do not play"
+            time.sleep(0.05)
+        times = []
+        before = bots.moves
+        with httpx.Client(base_url=server.base, timeout=10) as client:
+            for _ in range(20):
+                start = time.perf_counter()
+                assert client.get("/api/health").status_code == 200
+                times.append(time.perf_counter() - start)
+                time.sleep(0.05)
+        assert bots.moves - before >= 3, "the bots were not thinking meanwhile"
+        # On one thread a bot lets the event loop in at the interpreter's switch interval (5 ms); with a
+        # thread per thinking bot a request waited behind each of them. Generous, for a busy 2-core machine.
+        ms = [round(x * 1000) for x in times]
+        assert statistics.median(times) < 0.05 and max(times) < 1, ms
+        start = time.monotonic()
+        out = server.stop()  # bots still thinking: no move left queued keeps the process from ending
+        assert time.monotonic() - start < 10 and "Traceback" not in out, out
+    finally:
+        if bots is not None:
+            bots.stop.set()
+            bots.thread.join(10)
+        if server.proc.poll() is None:
+            server.kill()
+
+
+async def test_a_move_queued_for_the_bot_thread_is_dropped_with_its_table() -> None:
+    """A move waiting for the bot thread is cancelled when its table stops (``Table.stop`` cancels the
+    owner task awaiting it), so a server shutting down does not first think through every table's move."""
+    started, release = threading.Event(), threading.Event()
+    ran: list[str] = []
+
+    def think() -> None:
+        started.set()
+        release.wait(10)
+
+    loop = asyncio.get_running_loop()
+    thinking = loop.run_in_executor(table_module.BOT_POOL, think)
+    while not started.is_set():
+        await asyncio.sleep(0.01)
+    waiting = asyncio.ensure_future(loop.run_in_executor(table_module.BOT_POOL, lambda: ran.append("moved")))
+    await asyncio.sleep(0.05)
+    waiting.cancel()
+    await asyncio.sleep(0.05)  # the cancel reaches the queued move at the loop's next turn
+    release.set()
+    await thinking
+    await asyncio.sleep(0.05)
+    assert waiting.cancelled() and ran == []
