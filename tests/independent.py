@@ -307,10 +307,10 @@ def replay(record: dict[str, Any]) -> Replay:
         if thrown is not None:
             if not may_throw_in(opts, contract, hands[thrown]):
                 raise Fault(i, None, "this throw-in is not allowed")
+            if not doubled <= doublable(opts, contract):  # doubles made before the claim still obey the rules
+                raise Fault(i, None, "these cards cannot be doubled here")  # (and came before any play)
             if plays:  # the deal ended before its first play: like any play after the end, one too many
                 raise Fault(i, 0, "a thrown-in deal has no plays")
-            if not doubled <= doublable(opts, contract):  # doubles made before the claim still obey the rules
-                raise Fault(i, None, "these cards cannot be doubled here")
             entry.update(finished=True, scores=[0, 0, 0, 0])
             continue  # the same king deals again and chooses again
         if not doubled <= doublable(opts, contract):

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import independent
 from engine_kit import SUITED, cards, run_match
 from opentrix import actions as A
 from opentrix.deal import Phase
@@ -322,6 +323,13 @@ def test_thrown_in_deal_with_plays_or_doubles() -> None:
     bad["rules"] = {"preset": "wikipedia", "doubling": False}
     bad["deals"][0]["doubled"] = ["KH"]
     assert verify(bad)["error"]["message"] == "doubling is off in these rules, yet cards are doubled"
+    bad["deals"][0]["plays"] = ["2S"]  # two faults: the doubles were made before the first card, so first
+    assert verify(bad)["error"] == {
+        "deal": 0,
+        "play": None,
+        "message": "doubling is off in these rules, yet cards are doubled",
+    }
+    assert independent.referee(bad) == {"ok": False, "error": {"deal": 0, "play": None}}
     bad = copy.deepcopy(data)
     bad["deals"][0]["thrown_in"] = 1  # seat 1 holds twelve hearts
     assert verify(bad)["error"]["message"] == "seat 1's hand does not allow a redeal in king_of_hearts"

@@ -319,7 +319,7 @@ def _replay_deal(match: Match, i: int, dr: DealRecord) -> None:
                 if not may_double or not DOUBLABLE_IN.get(deal.contract, 0) >> c & 1:
                     raise RecordError(f"{A.to_str(c)} may not be doubled in {dr.contract.id}", i)
         if deal.thrown_in is not None:
-            if dr.plays:
+            if dr.plays:  # after the doubles: those came before the first card, the plays after it
                 raise RecordError("a thrown-in deal has no plays", i, 0)
             return
         while deal.phase == Phase.DOUBLE:
