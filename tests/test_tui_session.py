@@ -345,6 +345,7 @@ def test_even_the_first_hand_is_kept_once_seen(tmp_path: Path) -> None:
     assert json.loads(path.read_text(encoding="utf-8"))["deals"] == []
     again = PlaySession.open(None, None, None, path)
     assert again.seed == first.seed and again.match.pending_hands == first.match.pending_hands
+    assert again.levels == first.levels  # the bots chosen are kept too, not the default ones
     with pytest.raises(ValueError, match="leave out --seed"):
         PlaySession.open(None, None, first.seed + 1, path)
     assert CliRunner().invoke(cli_app, ["verify", str(path)]).exit_code == 0

@@ -37,9 +37,10 @@ def play_terminal(
     if save is not None:
         if session.save_error:
             print(f"opentrix: {session.save_error}", file=sys.stderr)
-        elif session.match.deals:
-            print(f"saved to {save}; check it with: opentrix verify {save}")
-            if not session.match.is_over:
+        else:
+            if session.match.deals:
+                print(f"saved to {save}; check it with: opentrix verify {save}")
+            if not session.match.is_over:  # even before a contract: the hand seen is kept in the file
                 print(f"take it up with: opentrix play --terminal --save {save}")
 
 

@@ -199,6 +199,12 @@ def kept_seed(data: object, seed: int | None, save: Path) -> int | None:
     return kept
 
 
+def _bots_of(record: Record) -> Sequence[str]:
+    """The bots a saved match was played against (its players ``bot:<level>``), else the default ones."""
+    named = [p.removeprefix("bot:") for p in (record.players or [])[1:]]
+    return named if len(named) == 3 and all(p in bot_names() for p in named) else DEFAULT_BOTS
+
+
 def hint_bot() -> Bot:
     """The strongest bot available, for hints."""
     for name in HINT_BOTS:
@@ -265,7 +271,7 @@ class PlaySession:
                 raise ValueError(f"{save} holds a match not played in this terminal (you at seat 0); {again}") from None
             kept = kept_seed(data, seed, save)
             chosen = Rules.preset(rules) if rules is not None else record.rules
-            session = cls(chosen, bots or DEFAULT_BOTS, seed if seed is not None else kept, save)
+            session = cls(chosen, bots or _bots_of(record), seed if seed is not None else kept, save)
             session.save()
             return session
         except RecordError as e:
@@ -279,9 +285,8 @@ class PlaySession:
         kept = kept_seed(data, seed, save)
         if seed is not None and kept is None and tuple(deal_hands(seed, 0)) != tuple(record.deals[0].hands):
             raise ValueError(f"seed {seed} did not deal {save}'s first deal; leave out --seed to take it up")
-        named = [p.removeprefix("bot:") for p in (record.players or [])[1:]]
         if bots is None:
-            bots = named if len(named) == 3 and all(p in bot_names() for p in named) else DEFAULT_BOTS
+            bots = _bots_of(record)
         session = cls(match.rules, bots, seed if seed is not None else kept, save, match=match)
         done = sum(1 for d in match.summaries if d.thrown_in is None)
         session.notice = f"Taken up from {save} ({done} deal{'' if done == 1 else 's'} played)." + (
