@@ -8,11 +8,14 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import httpx
 import pytest
 import websockets
 
+from opentrix.server.app import _address
 from opentrix.server.guard import RateLimiter, TokenBucket, same_origin
 from test_server_kit import LiveServer, Player, live_server
 
@@ -123,3 +126,42 @@ def test_the_limiters_themselves() -> None:
     assert same_origin({"origin": "http://example.org:8000", "host": "example.org:8000"})
     assert not same_origin({"origin": "https://evil.example", "host": "example.org"})
     assert same_origin({"host": "example.org"})  # not a browser: no Origin
+
+
+async def test_pinging_does_not_put_off_the_hello(server: LiveServer) -> None:
+    """The deadline is set once, at the handshake: a socket that pings and never says hello is closed."""
+    t = server.create(name="A")
+    started = time.monotonic()
+    async with websockets.connect(f"{server.ws_base}/ws/{t['id']}") as ws:
+        with pytest.raises(websockets.ConnectionClosed):
+            while True:
+                await ws.send(json.dumps({"type": "ping"}))
+                await asyncio.wait_for(ws.recv(), 5)
+                await asyncio.sleep(0.1)
+    assert time.monotonic() - started < 3
+
+
+async def test_one_address_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
+    with live_server(tmp_path, sockets_per_address=3) as server:
+        t = server.create(name="A")
+        held = [await Player.join(server.ws_base, t["id"]) for _ in range(3)]
+        async with websockets.connect(f"{server.ws_base}/ws/{t['id']}") as ws:
+            assert "too many requests" in json.loads(await ws.recv())["message"]
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        await held[0].close()
+        await asyncio.sleep(0.3)
+        again = await Player.join(server.ws_base, t["id"])  # a socket closed frees its place
+        for p in [*held[1:], again]:
+            await p.close()
+
+
+def test_limits_count_an_ipv6_household_once() -> None:
+    def client(host: str | None) -> Any:
+        return SimpleNamespace(client=SimpleNamespace(host=host) if host is not None else None)
+
+    assert _address(client("2001:db8:1:2:aaaa::1")) == _address(client("2001:db8:1:2:bbbb::9")) == "2001:db8:1:2::/64"
+    assert _address(client("2001:db8:1:3::1")) != _address(client("2001:db8:1:2::1"))
+    assert _address(client("::ffff:192.0.2.7")) == _address(client("192.0.2.7")) == "192.0.2.7"
+    assert _address(client("testclient")) == "testclient" and _address(client(None)) == "unknown"

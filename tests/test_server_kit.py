@@ -85,7 +85,7 @@ def fast_settings(tmp_path: Path, **kw: Any) -> Settings:
     far faster than a person; tests/test_server_guard.py checks the limits)."""
     values: dict[str, Any] = {"database": str(tmp_path / "tables.db"), "bot_delay": 0.0, "deal_pause": 0.0}
     values["grace"] = 60.0
-    values.update(create_rate=0.0, miss_rate=0.0, message_rate=0.0)
+    values.update(create_rate=0.0, miss_rate=0.0, message_rate=0.0, sockets_per_address=0)
     values.update(kw)
     return Settings(**values)
 

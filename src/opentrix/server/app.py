@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import ipaddress
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -29,7 +30,7 @@ from .settings import Settings
 from .table import Connection, TableError, stored_summary
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-BUSY = "too many requests from your address; wait a minute and try again"
+BUSY = "too many requests from your address; wait a moment and try again"
 
 
 def _bad(message: str, status: int = 400) -> JSONResponse:
@@ -37,7 +38,18 @@ def _bad(message: str, status: int = 400) -> JSONResponse:
 
 
 def _address(conn: Request | WebSocket) -> str:
-    return conn.client.host if conn.client else "unknown"
+    """Whom a limit counts against: the client's address, an IPv6 one by its /64 (one household or
+    machine is handed a whole /64, and must not get 2**64 separate limits)."""
+    host = conn.client.host if conn.client else ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host or "unknown"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # ::ffff:a.b.c.d is the IPv4 client a.b.c.d
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 async def _json_body(request: Request, limit: int) -> dict[str, Any]:
@@ -126,10 +138,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         await hub.shutdown()
 
-    app = FastAPI(title="opentrix", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+    app = FastAPI(
+        title="opentrix", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json"
+    )
     app.add_middleware(SecurityHeaders)
     app.state.hub = hub
     creates = RateLimiter(settings.create_rate, settings.create_burst)
+    sockets: dict[str, int] = {}  # open WebSockets per client address
     misses = RateLimiter(settings.miss_rate, settings.miss_burst)
 
     async def find(code: str, address: str) -> Any:
@@ -138,8 +153,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not misses.ready(address):
             raise Busy
         table = await hub.find(code)
-        if table is None:
-            misses.take(address)
+        if table is None and await hub.stored(hub.storage.load_table, code) is None:
+            misses.take(address)  # a finished match put away, or one another server plays, exists
         return table
 
     @app.exception_handler(TableError)
@@ -286,8 +301,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.close(code=4403)  # before accepting: the handshake is refused (HTTP 403)
             return
         await ws.accept()
+        address = _address(ws)
+        if settings.sockets_per_address and sockets.get(address, 0) >= settings.sockets_per_address:
+            await ws.send_text(error_message(BUSY))  # one address must not hold every connection
+            await ws.close(code=4429)
+            return
+        sockets[address] = sockets.get(address, 0) + 1
         try:
-            table = await find(code, _address(ws))
+            await table_socket(ws, code, address)
+        finally:
+            left = sockets.pop(address) - 1
+            if left:
+                sockets[address] = left
+
+    async def table_socket(ws: WebSocket, code: str, address: str) -> None:
+        try:
+            table = await find(code, address)
         except Busy:
             await ws.send_text(error_message(BUSY))
             await ws.close(code=4429)
@@ -300,13 +329,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         writer = asyncio.create_task(conn.pump())
         attached = False
         flood = TokenBucket(settings.message_rate, settings.message_burst) if settings.message_rate > 0 else None
+        loop = asyncio.get_running_loop()
+        hello_by = loop.time() + settings.hello_timeout  # one deadline: pings do not put it off
         try:
             while True:
                 if attached:
                     received = await ws.receive()
                 else:  # a socket that never says hello is not kept open for ever
                     try:
-                        received = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
+                        received = await asyncio.wait_for(ws.receive(), max(0.0, hello_by - loop.time()))
                     except TimeoutError:
                         conn.send(error_message(f"say hello within {settings.hello_timeout:g} seconds"))
                         break

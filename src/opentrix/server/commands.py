@@ -24,7 +24,9 @@ WS_MAX_SIZE = 1 << 20  # frames above this close the socket; the app answers sma
 MAX_CONNECTIONS = 10_000
 
 
-def _uvicorn_config(settings: Settings, host: str, port: int, log_level: str):  # type: ignore[no-untyped-def]
+def _uvicorn_config(  # type: ignore[no-untyped-def]
+    settings: Settings, host: str, port: int, log_level: str, forwarded_allow_ips: str | None = None
+):
     import uvicorn
 
     from .app import create_app
@@ -42,6 +44,9 @@ def _uvicorn_config(settings: Settings, host: str, port: int, log_level: str):  
         timeout_graceful_shutdown=3,
         # Past this many connections at once, new requests get 503 at once instead of piling up.
         limit_concurrency=MAX_CONNECTIONS,
+        # Proxies whose X-Forwarded-For names the client (limits count per client, not per proxy);
+        # None: uvicorn's default, $FORWARDED_ALLOW_IPS or else 127.0.0.1 only.
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 
@@ -161,6 +166,12 @@ def serve(
         bool,
         typer.Option(help="limit tables created, unknown codes tried and messages sent per client address"),
     ] = True,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="addresses of reverse proxies trusted to name the client in X-Forwarded-For (default 127.0.0.1)"
+        ),
+    ] = None,
 ) -> None:
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
     require_server()
@@ -183,7 +194,7 @@ def serve(
         settings = settings.without_limits()
     typer.echo(f"opentrix: tables stored in {_where(url)}")
     _more_open_files()
-    server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level))
+    server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level, forwarded_allow_ips))
     _stop_on_hangup(server)
 
     async def main() -> None:
