@@ -125,11 +125,11 @@ def test_a_friend_joining_by_the_invite_link_sees_the_seed_was_chosen(server: Li
         assert "(البذرة 12345)" in chip.inner_text()
         assert "اختار المضيف البذرة" in (chip.get_attribute("title") or "")
         shot(friend, "seeded-02-friend-table-arabic")
-        # A large seed keeps all its digits (2**60: a number JavaScript holds exactly but writes rounded).
-        host.goto(f"{server.base}/?lang=en&seed={2**60}")
+        # A large seed keeps all its digits (2**63 - 1: a JavaScript number would round it).
+        host.goto(f"{server.base}/?lang=en&seed={2**63 - 1}")
         host.click("#play-bots")
         host.wait_for_selector("[data-testid=board]")
-        assert f"(seed {2**60})" in host.locator(".statusbar [data-testid=seeded]").inner_text()
+        assert f"(seed {2**63 - 1})" in host.locator(".statusbar [data-testid=seeded]").inner_text()
         # A table whose seed the server drew shows no chip.
         t = server.create(name="Lina", bots="random", start=True)
         host.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
@@ -152,6 +152,7 @@ def test_invisible_characters_are_left_out_of_names() -> None:
     # Visible joins stay: an emoji family, a rainbow flag, Arabic.
     assert clean_name("ريم 👨\u200d👩\u200d👧") == "ريم 👨\u200d👩\u200d👧"
     assert clean_name("🏳\ufe0f\u200d🌈") == "🏳\ufe0f\u200d🌈"
+    assert clean_name("مهر\u200cناز") == "مهر\u200cناز"  # Persian: the non-joiner shapes the letters
     with pytest.raises(TableError, match="1 to 40 characters"):
         clean_name("")
     for name in ("\u200b", "\u202e\u2066", " \u200b\ufeff "):

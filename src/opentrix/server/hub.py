@@ -97,9 +97,18 @@ def _visible(name: str) -> str:
     out: list[str] = []
     for c, after in itertools.pairwise(name + " "):
         joins_emoji = c == "\u200d" and bool(out) and _emoji_end(out[-1]) and unicodedata.category(after) == "So"
-        if unicodedata.category(c) != "Cf" or joins_emoji:
+        # Persian, Urdu and Kurdish names need the zero-width non-joiner (and joiner) between letters
+        # to take their right shapes: there they are part of the name, not a trick.
+        shapes = c in "\u200c\u200d" and bool(out) and _joining(out[-1]) and _joining(after)
+        if unicodedata.category(c) != "Cf" or joins_emoji or shapes:
             out.append(c)
     return "".join(out)
+
+
+def _joining(c: str) -> bool:
+    """A letter of the Arabic script, whose shapes the (non-)joiner changes; between Latin letters it
+    changes nothing visible, and would let "b\u200dot:" pass for "bot:"."""
+    return c.isalpha() and ("\u0600" <= c <= "\u08ff" or "\ufb50" <= c <= "\ufdff" or "\ufe70" <= c <= "\ufeff")
 
 
 def _emoji_end(c: str) -> bool:

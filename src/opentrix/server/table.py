@@ -147,6 +147,11 @@ def chosen_seed(seed: int, options: dict[str, Any]) -> int | None:
     return seed if options.get("seeded") else None
 
 
+def _text(seed: int | None) -> str | None:
+    """A seed as digits: above 2**53 a JavaScript number rounds it, and the chip must show the real one."""
+    return None if seed is None else str(seed)
+
+
 def stored_summary(row: TableRow) -> dict[str, Any]:
     """Public facts about a table no server has loaded (a finished match put away): who sat where and
     how it ended, so that its page can still show the standings. ``stored`` tells the client so. Of a
@@ -166,6 +171,7 @@ def stored_summary(row: TableRow) -> dict[str, Any]:
         "preset": rules.preset_name,
         "rules": rules.option_dict(),
         "seed": chosen_seed(row.seed, row.options),
+        "seed_text": _text(chosen_seed(row.seed, row.options)),  # exact in JavaScript too
         "deal_number": len(match.deals),
         "totals": list(match.totals),
         "winners": list(match.winners),
@@ -644,6 +650,7 @@ class Table:
             "seats": [s.info() for s in self.seats],
             "options": self.options,
             "seed": chosen_seed(self.seed, self.options),
+            "seed_text": _text(chosen_seed(self.seed, self.options)),  # exact in JavaScript too
             "preset": self.rules.preset_name,
             "timer": {"seat": m.turn, "remaining": remaining, "total": self.options.get("timer") or 0},
             "ready": sorted(self._ready) if m.phase == Phase.DEAL_OVER else [],

@@ -1,7 +1,12 @@
 // Small helpers for the JSON API and the page.
 
+/** JSON with BigInt values written as plain numbers, every digit kept (a seed may pass 2**53). */
+function toJSON(body) {
+  return JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? `#bigint:${v}` : v)).replace(/"#bigint:(\d+)"/g, "$1");
+}
+
 export async function api(path, body) {
-  const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: toJSON(body) };
   const res = await fetch(path, init);
   let data = null;
   try { data = await res.json(); } catch { data = null; }

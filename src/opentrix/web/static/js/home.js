@@ -71,7 +71,7 @@ export function mountHome(root) {
     };
     // ?seed=N on the front page deals a known match (the same cards for everyone who uses it).
     const seed = new URLSearchParams(location.search).get("seed");
-    if (seed !== null && /^\d+$/.test(seed)) body.seed = Number(seed);
+    if (seed !== null && /^\d{1,19}$/.test(seed)) body.seed = BigInt(seed); // every digit, not a rounded number
     if (prefs.complex) body.complex = true;
     if (prefs.doubling) body.doubling = prefs.doubling === "on";
     try {

@@ -456,7 +456,8 @@ export function mountTable(root, code) {
   function seededChip() {
     const raw = st.info && st.info.seed;
     if (typeof raw !== "number") return "";
-    const seed = BigInt(raw).toString(); // every digit: above 2**53 String() shows a rounded number
+    // every digit: above 2**53 the number itself arrives rounded, its text does not
+    const seed = typeof st.info.seed_text === "string" ? st.info.seed_text : String(raw);
     const why = t("seed.why");
     return `<span class="chip seeded" data-testid="seeded" title="${escapeHtml(why)}" aria-label="${escapeHtml(`${t("seed.chip", { seed })}. ${why}`)}" role="note">⚠ ${escapeHtml(t("seed.chip", { seed }))}</span>`;
   }
