@@ -396,16 +396,7 @@ async def test_the_score_sheet_of_a_whole_match_opens_on_its_totals() -> None:
     app = make_app(seed=3)
     s = app.session
     rng = random.Random(3)
-    while not s.match.is_over:  # a whole match, played out before the screen opens
-        if s.match.phase == Phase.DEAL_OVER:
-            s.next_deal()
-        elif s.your_turn:
-            s.play(rng.choice(s.view().legal_actions))
-        else:
-            seat = s.bot_to_act()
-            assert seat is not None
-            bot, v, legal = s.bot_inputs(seat)
-            s.apply_bot(seat, bot.act(v, legal))
+    play_out(s, rng)  # a whole match, played out before the screen opens
     rows = len(s.match.summaries)
     assert rows >= 20
     async with app.run_test(size=SIZE) as pilot:
@@ -586,9 +577,8 @@ async def test_no_color_draws_red_suits_like_the_black_ones(monkeypatch: pytest.
         assert suit_colours["♥"] == suit_colours["♠"] == suit_colours["♦"] == suit_colours["♣"]
 
 
-def partnership_match_over() -> PlaySession:
-    s = PlaySession(Rules.preset("classic", partnership=True), ["random"] * 3, seed=5)
-    rng = random.Random(5)
+def play_out(s: PlaySession, rng: random.Random) -> None:
+    """Play the session's match to its end: random legal moves for you, the bots for themselves."""
     while not s.match.is_over:
         if s.match.phase == Phase.DEAL_OVER:
             s.next_deal()
@@ -599,6 +589,12 @@ def partnership_match_over() -> PlaySession:
             assert seat is not None
             bot, v, legal = s.bot_inputs(seat)
             s.apply_bot(seat, bot.act(v, legal))
+
+
+def partnership_match_over() -> PlaySession:
+    s = PlaySession(Rules.preset("classic", partnership=True), ["random"] * 3, seed=5)
+    rng = random.Random(5)
+    play_out(s, rng)
     return s
 
 
