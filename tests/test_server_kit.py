@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,16 @@ class LiveServer:
         loop = hub._sweeper.get_loop()
         return asyncio.run_coroutine_threadsafe(coro, loop).result(10)
 
+    def put_away(self, table_id: str) -> None:
+        """Sweep until the hub has put away a finished table nobody has open (as its sweeper would)."""
+        hub = self.app.state.hub
+        for _ in range(100):
+            self.run(hub.sweep())
+            if table_id not in hub.tables:
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"table {table_id} was not put away")
+
     def create(self, **body: Any) -> dict[str, Any]:
         r = httpx.post(f"{self.base}/api/tables", json=body, timeout=10)
         assert r.status_code == 200, r.text
@@ -83,11 +94,8 @@ class LiveServer:
 def fast_settings(tmp_path: Path, **kw: Any) -> Settings:
     """Settings for tests: a fresh SQLite file, no pacing delays, and no rate limits (a test client plays
     far faster than a person; tests/test_server_guard.py checks the limits)."""
-    values: dict[str, Any] = {"database": str(tmp_path / "tables.db"), "bot_delay": 0.0, "deal_pause": 0.0}
-    values["grace"] = 60.0
-    values.update(create_rate=0.0, miss_rate=0.0, message_rate=0.0, sockets_per_address=0)
-    values.update(kw)
-    return Settings(**values)
+    base = Settings(database=str(tmp_path / "tables.db"), bot_delay=0.0, deal_pause=0.0, grace=60.0)
+    return replace(base.without_limits(), **kw)
 
 
 @contextmanager
