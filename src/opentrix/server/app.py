@@ -153,7 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not misses.ready(address):
             raise Busy
         table = await hub.find(code)
-        if table is None and await hub.stored(hub.storage.load_table, code) is None:
+        if table is None and await hub.stored(hub.storage.status, code) is None:
             misses.take(address)  # a finished match put away, or one another server plays, exists
         return table
 

@@ -42,6 +42,11 @@ class TokenBucket:
         self._refill(time.monotonic())
         return self.tokens >= 1
 
+    def full(self) -> bool:
+        """Whether the bucket has filled up again (nothing to remember about its client)."""
+        self._refill(time.monotonic())
+        return self.tokens >= self.burst
+
     def wait(self) -> float:
         """Seconds until one more event is allowed (0 if it is now)."""
         self._refill(time.monotonic())
@@ -75,9 +80,8 @@ class RateLimiter:
         return bucket
 
     def _forget_full(self) -> None:
-        now = time.monotonic()
         for key, b in list(self.buckets.items()):
-            if b.tokens + (now - b.stamp) * b.rate >= b.burst:
+            if b.full():
                 del self.buckets[key]
         if len(self.buckets) >= self.max_keys:  # all busy: forgetting the oldest is the fair choice left
             for key in list(self.buckets)[: len(self.buckets) // 2]:

@@ -141,15 +141,12 @@ def rules_for(preset: str, **options: Any) -> Rules:
     return Rules.preset(preset, **{k: v for k, v in options.items() if v is not None})
 
 
-def chosen_seed(seed: int, options: dict[str, Any]) -> int | None:
-    """The seed, if the host chose it (and so may know every hand): shown to all, so the others know too.
-    A seed the server drew stays secret: it would tell everyone's cards."""
-    return seed if options.get("seeded") else None
-
-
-def _text(seed: int | None) -> str | None:
-    """A seed as digits: above 2**53 a JavaScript number rounds it, and the chip must show the real one."""
-    return None if seed is None else str(seed)
+def seed_facts(seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The seed, if the host chose it (and so may know every hand): shown to all, so the others know too;
+    also as digits (``seed_text``), since above 2**53 a JavaScript number rounds it. A seed the server
+    drew stays secret: it would tell everyone's cards."""
+    chosen = options.get("seeded")
+    return {"seed": seed if chosen else None, "seed_text": str(seed) if chosen else None}
 
 
 def stored_summary(row: TableRow) -> dict[str, Any]:
@@ -170,8 +167,7 @@ def stored_summary(row: TableRow) -> dict[str, Any]:
         "seats": seats,
         "preset": rules.preset_name,
         "rules": rules.option_dict(),
-        "seed": chosen_seed(row.seed, row.options),
-        "seed_text": _text(chosen_seed(row.seed, row.options)),  # exact in JavaScript too
+        **seed_facts(row.seed, row.options),
         "deal_number": len(match.deals),
         "totals": list(match.totals),
         "winners": list(match.winners),
@@ -649,8 +645,7 @@ class Table:
             "host_seat": self.host_seat,
             "seats": [s.info() for s in self.seats],
             "options": self.options,
-            "seed": chosen_seed(self.seed, self.options),
-            "seed_text": _text(chosen_seed(self.seed, self.options)),  # exact in JavaScript too
+            **seed_facts(self.seed, self.options),
             "preset": self.rules.preset_name,
             "timer": {"seat": m.turn, "remaining": remaining, "total": self.options.get("timer") or 0},
             "ready": sorted(self._ready) if m.phase == Phase.DEAL_OVER else [],
