@@ -9,12 +9,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
@@ -27,7 +26,8 @@ from ..deal import Phase, redeal_grounds
 from ..errors import TrixError
 from ..view import View
 from . import render
-from .glyphs import Glyphs, ascii_key, hand_order
+from .base import TrixApp
+from .glyphs import Glyphs, hand_order
 from .session import (
     HUMAN,
     SEAT_NAMES,
@@ -97,7 +97,7 @@ class ScoreSheet(ModalScreen[None]):
         self.call_after_refresh(sheet.scroll_end, animate=False)
 
 
-class PlayApp(App[None]):
+class PlayApp(TrixApp):
     """You at seat 0 (bottom) against bots at 1 (right), 2 (across) and 3 (left)."""
 
     CSS = CSS
@@ -119,12 +119,9 @@ class PlayApp(App[None]):
     ]
 
     def __init__(self, session: PlaySession, glyphs: Glyphs | None = None, pause: float = 0.6) -> None:
-        super().__init__()
+        super().__init__(glyphs)
         self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]  # -narrow hides the score panel
         self.session = session
-        self.g = glyphs or Glyphs()
-        if self.no_color:  # red suits in bold, not a grey that reads as dim
-            self.g = replace(self.g, color=False)
         self.pause = pause
         self.typed = ""
         self.cursor = 0
@@ -164,10 +161,6 @@ class PlayApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         """Refit once the new size is in place (this handler runs before Textual records it)."""
         self.call_later(self.refresh_table)
-
-    def get_key_display(self, binding: Binding) -> str:
-        shown = super().get_key_display(binding)
-        return ascii_key(shown, binding.key) if self.g.ascii else shown
 
     # -- drawing -----------------------------------------------------------------------------------------
 

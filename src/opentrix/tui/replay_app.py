@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static
@@ -15,7 +14,8 @@ from textual.widgets import Footer, Static
 from ..deal import Phase
 from ..view import view
 from . import render
-from .glyphs import Glyphs, ascii_key
+from .base import TrixApp
+from .glyphs import Glyphs
 from .replay import Replay
 
 CSS = """
@@ -33,7 +33,7 @@ Screen { layout: vertical; }
 """
 
 
-class ReplayApp(App[None]):
+class ReplayApp(TrixApp):
     """Forward and back one action at a time, or a whole deal at a time."""
 
     CSS = CSS
@@ -52,14 +52,11 @@ class ReplayApp(App[None]):
     ]
 
     def __init__(self, replay: Replay, name: str = "", glyphs: Glyphs | None = None) -> None:
-        super().__init__()
+        super().__init__(glyphs)
         self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]  # classes the CSS above uses
         self.VERTICAL_BREAKPOINTS = [(0, "-short"), (21, "-tall")]
         self.replay = replay
         self.record_name = name
-        self.g = glyphs or Glyphs()
-        if self.no_color:  # red suits in bold, not a grey that reads as dim
-            self.g = replace(self.g, color=False)
         self.index = 0
         self.short = replay.heads()
 
@@ -80,10 +77,6 @@ class ReplayApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         """Refit once the new size is in place (this handler runs before Textual records it)."""
         self.call_later(self.show)
-
-    def get_key_display(self, binding: Binding) -> str:
-        shown = super().get_key_display(binding)
-        return ascii_key(shown, binding.key) if self.g.ascii else shown
 
     @property
     def step(self) -> int:

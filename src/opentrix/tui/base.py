@@ -1,0 +1,25 @@
+"""What the play and replay apps share: the glyphs they draw with, as the terminal allows them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.app import App
+from textual.binding import Binding
+
+from .glyphs import Glyphs, ascii_key
+
+
+class TrixApp(App[None]):
+    """A Textual app drawing cards with ``Glyphs``: under NO_COLOR red suits are bold, not a grey that
+    reads as dim; in ASCII mode the footer names keys in words, not arrows."""
+
+    def __init__(self, glyphs: Glyphs | None = None) -> None:
+        super().__init__()
+        self.g = glyphs or Glyphs()
+        if self.no_color:
+            self.g = replace(self.g, color=False)
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        return ascii_key(shown, binding.key) if self.g.ascii else shown
