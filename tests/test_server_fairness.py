@@ -5,6 +5,7 @@ hide nothing, a killed server's tables are taken up at once, and thinking bots n
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -20,6 +21,7 @@ import httpx
 import pytest
 from playwright.sync_api import sync_playwright
 
+from opentrix.actions import to_str
 from opentrix.server import table as table_module
 from opentrix.server.hub import clean_name
 from opentrix.server.owner import _machine, dead_here
@@ -350,3 +352,105 @@ async def test_a_move_queued_for_the_bot_thread_is_dropped_with_its_table() -> N
     await thinking
     await asyncio.sleep(0.05)
     assert waiting.cancelled() and ran == []
+
+
+class Gate:
+    """A bot that, at the seats given, thinks until the test releases it (on the real bot thread)."""
+
+    def __init__(self, seats: set[int]) -> None:
+        self.seats = seats
+        self.thinking = threading.Event()
+        self.release = threading.Event()
+        self.answered: list[int] = []
+        self.make_bot = table_module.make_bot  # the real one, before the test puts ``make`` in its place
+
+    def make(self, level: str, seed: str) -> Any:
+        bot = self.make_bot(level, seed=seed)
+        seat = int(seed.rsplit(":", 1)[1])
+        gate = self
+
+        class Held:
+            def act(self, view: Any, legal: list[int]) -> int:
+                if seat in gate.seats:
+                    gate.thinking.set()
+                    gate.release.wait(20)
+                action = int(bot.act(view, legal))
+                gate.answered.append(action)
+                return action
+
+        return Held()
+
+
+async def until_set(event: threading.Event, player: Player, rng: random.Random, timeout: float = 15) -> None:
+    """Play on as ``player`` until ``event`` is set."""
+    deadline = time.monotonic() + timeout
+    while not event.is_set():
+        assert time.monotonic() < deadline, "the bot never began to think"
+        await player.play_random(rng)
+        with contextlib.suppress(TimeoutError):
+            await player.recv(0.2)
+
+
+async def test_a_table_answers_while_its_bot_thinks(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner task does not wait for its bot: a spectator and a reconnecting player are welcomed at once,
+    and the bot's move arrives when it has thought it out."""
+    gate = Gate({1, 2, 3})
+    monkeypatch.setattr(table_module, "make_bot", gate.make)
+    t = server.create(name="Lina", bots="hard", start=True, seed=5, kingdoms=1)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    try:
+        await until_set(gate.thinking, me, random.Random(3))
+        n = me.n
+        await me.close()
+        start = time.monotonic()
+        watcher = await Player.join(server.ws_base, t["id"])
+        await watcher.until(lambda m: m["type"] == "update", timeout=3)
+        me = await Player.join(server.ws_base, t["id"], t["token"], last=n, epoch=me.epoch)
+        await me.until(lambda m: m["type"] in ("update", "catchup"), timeout=3)
+        assert time.monotonic() - start < 3 and not gate.release.is_set()
+        gate.release.set()
+        assert watcher.view is not None
+        turn = watcher.view["turn"]
+        msg = await watcher.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "action")
+        assert msg["event"]["seat"] == turn and len(gate.answered) == 1
+        await watcher.close()
+    finally:
+        gate.release.set()
+        await me.close()
+
+
+async def test_a_player_taking_his_seat_back_is_not_overruled_by_his_stand_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player who ran out of time takes his seat back while the bot standing in for him still thinks:
+    he is answered at once, his own card is played, and the bot's late answer is dropped."""
+    gate = Gate({0})
+    monkeypatch.setattr(table_module, "make_bot", gate.make)
+    with live_server(tmp_path, substitute_level="hard") as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=3, kingdoms=1, timer=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        try:
+            await me.until(lambda m: m["type"] == "update" and me.my_turn())
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)
+            while not gate.thinking.is_set():
+                await asyncio.sleep(0.02)
+            await me.send({"type": "back"})
+            await me.until(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["away"] and me.my_turn(), 3)
+            assert me.view is not None
+            match = server.app.state.hub.tables[t["id"]].match
+            position = len(match.history)
+            mine = me.view["legal_actions"][-1]
+            await me.send({"type": "act", "action": mine})
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0, 3)
+            assert not gate.release.is_set()
+            gate.release.set()
+            deadline = time.monotonic() + 10
+            while not gate.answered:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.3)  # the late answer reaches the table and is dropped
+            assert to_str(match.history[position]) == mine
+            assert not me.errors and not me.table["seats"][0]["away"]
+        finally:
+            gate.release.set()
+            await me.close()

@@ -219,6 +219,7 @@ class Table:
         self._inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._bot_due: float | None = None
+        self._thinking: asyncio.Future[int] | None = None  # a bot's move on the bot thread
         self._deadline: float | None = None
         self._deadline_key: tuple[int, int] | None = None
         self._pause_until: float | None = None
@@ -234,6 +235,8 @@ class Table:
 
     async def stop(self) -> None:
         self.stopped = True
+        if self._thinking is not None:  # a move still queued for the bot thread is dropped, not thought out
+            self._thinking.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -337,12 +340,15 @@ class Table:
             seat = self.seats[turn]
             if seat.bot_plays:
                 self._deadline = None
+                if self._thinking is not None:
+                    return  # its move comes back through the inbox (``_bot_done``); calls are served meanwhile
                 if self._bot_due is None:
                     self._bot_due = now + self.settings.bot_delay
                 if now < self._bot_due:
                     return
                 self._bot_due = None
-                await self._bot_move(turn)
+                if not await self._bot_move(turn):
+                    return
                 if not self._inbox.empty():
                     return  # players' messages first, then the bots play on
                 continue
@@ -406,24 +412,52 @@ class Table:
             raise
         self._broadcast({"kind": "action", "seat": seat, "action": action})
 
-    async def _bot_move(self, seat: int) -> None:
+    def _position(self) -> tuple[int, int]:
+        """Where the match stands: a bot's move thought out for another position is stale."""
+        return len(self.match.deals), len(self.match.history)
+
+    async def _bot_move(self, seat: int) -> bool:
+        """Play a forced move at once (True), or hand the decision to the bot thread (False).
+
+        The owner task does not wait for the bot: a join, a hello, a player taking his seat back or a
+        spectator arriving is answered while it thinks, and its move comes back as a job (``_bot_done``).
+        """
         v = view(self.match, seat)
         legal = list(v.legal_actions)
         if len(legal) == 1:
+            await self._apply(seat, legal[0])
+            return True
+        state = self.seats[seat]
+        if state.bot is None:
+            level = state.bot_level if state.kind == "bot" else self.settings.substitute_level
+            state.bot = make_bot(level, seed=f"{self.seed}:{seat}")
+        position = self._position()
+        thinking = asyncio.get_running_loop().run_in_executor(BOT_POOL, state.bot.act, v, legal)
+        self._thinking = thinking
+
+        def done(f: asyncio.Future[int]) -> None:
+            if not f.cancelled() and not self.stopped:
+                self.post(lambda: self._bot_done(seat, position, f, legal))
+
+        thinking.add_done_callback(done)
+        return False
+
+    async def _bot_done(
+        self, seat: int, position: tuple[int, int], thought: asyncio.Future[int], legal: list[int]
+    ) -> None:
+        """Apply a bot's move, unless the match moved on meanwhile or its player took the seat back."""
+        if self._thinking is thought:
+            self._thinking = None
+        if self.lost or self.status != "playing" or position != self._position() or not self.seats[seat].bot_plays:
+            return
+        try:
+            action = thought.result()
+        except Exception:
+            log.exception("table %s: bot at seat %d failed; playing a legal card instead", self.id, seat)
             action = legal[0]
-        else:
-            state = self.seats[seat]
-            if state.bot is None:
-                level = state.bot_level if state.kind == "bot" else self.settings.substitute_level
-                state.bot = make_bot(level, seed=f"{self.seed}:{seat}")
-            try:
-                action = await asyncio.get_running_loop().run_in_executor(BOT_POOL, state.bot.act, v, legal)
-            except Exception:
-                log.exception("table %s: bot at seat %d failed; playing a legal card instead", self.id, seat)
-                action = legal[0]
-            if action not in legal:
-                log.error("table %s: bot at seat %d chose an illegal action %r", self.id, seat, action)
-                action = legal[0]
+        if action not in legal:
+            log.error("table %s: bot at seat %d chose an illegal action %r", self.id, seat, action)
+            action = legal[0]
         await self._apply(seat, action)
 
     async def act(self, conn: Connection, action: int, claimed_seat: int | None) -> None:
