@@ -44,7 +44,7 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, folder: Path, url: str | None = None) -> None:
+    def __init__(self, folder: Path, url: str | None = None, extra: list[str] | None = None) -> None:
         self.proc = None
         if url:  # a server that is already running (for profiling, or one on PostgreSQL)
             self.base = url.rstrip("/")
@@ -55,7 +55,7 @@ class Server:
         self.ws = f"ws://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "opentrix.cli", "serve", "--port", str(self.port), "--no-rate-limits"]
         cmd += ["--database", str(folder / "load.db"), "--bot-delay", "0", "--deal-pause", "0"]
-        cmd += ["--grace", "86400", "--log-level", "error"]
+        cmd += ["--grace", "86400", "--log-level", "error", *(extra or [])]
         self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
             cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )

@@ -25,7 +25,8 @@ from opentrix.actions import to_str
 from opentrix.server import table as table_module
 from opentrix.server.hub import clean_name
 from opentrix.server.owner import _machine, dead_here
-from opentrix.server.table import BOT_THREAD, TableError
+from opentrix.server.table import TableError
+from opentrix.server.thinking import BOT_THREAD, THREAD
 from test_server_kit import LiveServer, Player, ServeProcess, free_port, live_server
 from test_web_table import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, hand_cards, new_page, shot
 
@@ -331,20 +332,26 @@ def test_the_server_answers_at_once_while_hard_bots_think(tmp_path: Path) -> Non
 
 
 async def test_a_move_queued_for_the_bot_thread_is_dropped_with_its_table() -> None:
-    """A move waiting for the bot thread is cancelled when its table stops (``Table.stop`` cancels the
-    owner task awaiting it), so a server shutting down does not first think through every table's move."""
+    """A move waiting for the bot thread is cancelled when its table stops (``Table.stop`` cancels it), so
+    a server shutting down does not first think through every table's move."""
     started, release = threading.Event(), threading.Event()
     ran: list[str] = []
 
-    def think() -> None:
-        started.set()
-        release.wait(10)
+    class Slow:
+        def act(self, view: Any, legal: list[int]) -> int:
+            started.set()
+            release.wait(10)
+            return 0
 
-    loop = asyncio.get_running_loop()
-    thinking = loop.run_in_executor(table_module.BOT_POOL, think)
+    class Noting:
+        def act(self, view: Any, legal: list[int]) -> int:
+            ran.append("moved")
+            return 0
+
+    thinking = THREAD.think(Slow(), None, [])  # type: ignore[arg-type]
     while not started.is_set():
         await asyncio.sleep(0.01)
-    waiting = asyncio.ensure_future(loop.run_in_executor(table_module.BOT_POOL, lambda: ran.append("moved")))
+    waiting = THREAD.think(Noting(), None, [])  # type: ignore[arg-type]
     await asyncio.sleep(0.05)
     waiting.cancel()
     await asyncio.sleep(0.05)  # the cancel reaches the queued move at the loop's next turn

@@ -107,13 +107,14 @@ def live_server(tmp_path: Path, **kw: Any) -> Iterator[LiveServer]:
 class ServeProcess:
     """``opentrix serve`` as a real subprocess (the restart test kills it)."""
 
-    def __init__(self, database: str, port: int, *extra: str) -> None:
+    def __init__(self, database: str, port: int, *extra: str, group: bool = False) -> None:
         self.port = port
+        self.group = group  # in a process group of its own, as in a terminal: Ctrl-C reaches all of it
         self.base = f"http://127.0.0.1:{port}"
         self.ws_base = f"ws://127.0.0.1:{port}"
         cmd = [sys.executable, "-m", "opentrix.cli", "serve", "--port", str(port), "--database", database]
         cmd += ["--log-level", "warning", *extra]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=group)
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -132,7 +133,10 @@ class ServeProcess:
 
     def stop(self) -> str:
         """Ctrl-C: a clean shutdown (the server lets go of its tables); returns what it printed."""
-        self.proc.send_signal(signal.SIGINT)
+        if self.group:
+            os.killpg(self.proc.pid, signal.SIGINT)
+        else:
+            self.proc.send_signal(signal.SIGINT)
         out, _ = self.proc.communicate(timeout=20)
         return out.decode() if out else ""
 

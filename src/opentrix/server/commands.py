@@ -162,6 +162,12 @@ def serve(
         float,
         typer.Option(help="seconds an unfinished table nobody has open stays loaded; opening it wakes it"),
     ] = 3600.0,
+    bot_processes: Annotated[
+        int,
+        typer.Option(
+            help="worker processes the bots think in, for machines with cores to spare (0: one thread)", min=0, max=64
+        ),
+    ] = 0,
     rate_limits: Annotated[
         bool,
         typer.Option(help="limit tables created, unknown codes tried and messages sent per client address"),
@@ -188,7 +194,13 @@ def serve(
         raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
     url, _ = preflight(database, host, port)
     settings = Settings(
-        database=database, bot_delay=bot_delay, deal_pause=deal_pause, grace=grace, lease=lease, park_after=park_after
+        database=database,
+        bot_delay=bot_delay,
+        deal_pause=deal_pause,
+        grace=grace,
+        lease=lease,
+        park_after=park_after,
+        bot_processes=bot_processes,
     )
     if not rate_limits:
         settings = settings.without_limits()

@@ -20,6 +20,7 @@ from .owner import dead_here, process_name
 from .settings import Settings, database_url
 from .storage import PARKED, SeatRow, Storage, TableRow
 from .table import Table, TableError, new_token, rules_for, token_hash
+from .thinking import thinkers_for
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
 CODE_LENGTH = 6
@@ -142,6 +143,7 @@ class Hub:
         self.storage = Storage(database_url(settings.database), schema=settings.schema)
         self.store = AsyncStore(self.storage)
         self.tables: dict[str, Table] = {}
+        self.thinkers = thinkers_for(settings.bot_processes)  # where the tables' bots think
         self.epoch = secrets.token_hex(4)  # changes with every server start: event numbers restart
         self._sweeper: asyncio.Task[None] | None = None
         self._leaser: asyncio.Task[None] | None = None
@@ -156,6 +158,7 @@ class Hub:
     async def startup(self) -> None:
         """Migrate the schema, then take up every table in the lobby or in play that no other server holds."""
         await self.store.run(self.storage.migrate)
+        await asyncio.to_thread(self.thinkers.warm_up)  # worker processes start before the first table
         await self._adopt()
         self._sweeper = asyncio.create_task(self._sweep_forever())
         self._leaser = asyncio.create_task(self._lease_forever())
@@ -165,6 +168,7 @@ class Hub:
             if task is not None:
                 task.cancel()
         await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
+        self.thinkers.close()
         await self.store.drain()  # the last actions are stored before the tables are let go
         with contextlib.suppress(Exception):  # a store that is gone cannot be told; the leases run out
             await self.store.run(self.storage.release, self.owner)
@@ -191,7 +195,7 @@ class Hub:
     def _load(self, row: TableRow) -> Table | None:
         """Start playing a stored table this server now holds (None if its match cannot be rebuilt)."""
         try:
-            table = Table(row, self.store, self.settings, self.epoch)
+            table = Table(row, self.store, self.settings, self.epoch, self.thinkers)
         except Exception:  # one damaged table must not keep the others from being played
             log.exception("table %s could not be loaded; it is left as stored", row.id)
             self._broken.add(row.id)
@@ -353,7 +357,7 @@ class Hub:
                 if await self.store.run(self.storage.load_table, code) is None:
                     raise
                 continue  # the code is taken by a stored table
-            table = Table(row, self.store, self.settings, self.epoch)
+            table = Table(row, self.store, self.settings, self.epoch, self.thinkers)
             self.tables[code] = table
             table.start_owner()
             return table, token

@@ -18,7 +18,6 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -34,6 +33,7 @@ from .asyncstore import AsyncStore
 from .protocol import dumps, error
 from .settings import Settings
 from .storage import LeaseLost, SeatRow, TableRow, player_name
+from .thinking import THREAD, Thinkers
 from .views import views_json
 
 log = logging.getLogger("opentrix.server")
@@ -43,14 +43,6 @@ EVENTS_KEPT = 256
 WATCHING_EVERY = 2.0  # seconds between two messages telling the table how many are watching
 OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
 _DOUBLING_ACTIONS = frozenset(a for a in range(A.NUM_ACTIONS) if a == A.NO_DOUBLE or A.is_double(a))
-
-# Bots of every table think on this one thread. A strong bot's move is ~100 ms of pure Python: on the
-# default executor several of them at once held the GIL against the event loop, and with many such tables
-# a player's move took seconds to come back. With one thread the loop competes with one thinker only
-# (bots wait their turn instead). Kept for the whole process: a table that stops cancels its move still
-# queued, and the idle thread ends at exit.
-BOT_THREAD = "opentrix-bot"
-BOT_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix=BOT_THREAD)
 
 
 def new_token() -> str:
@@ -191,7 +183,9 @@ def replay_actions(rules: Rules, seed: int, actions: list[tuple[int, int]]) -> M
 class Table:
     """A table and its owner task. Create with ``Table(row, ...)`` then ``start_owner()``."""
 
-    def __init__(self, row: TableRow, store: AsyncStore, settings: Settings, epoch: str) -> None:
+    def __init__(
+        self, row: TableRow, store: AsyncStore, settings: Settings, epoch: str, thinkers: Thinkers = THREAD
+    ) -> None:
         self.id = row.id
         self.status = row.status
         self.rules = Rules.from_json(row.rules)
@@ -203,6 +197,7 @@ class Table:
         self.store = store
         self.settings = settings
         self.epoch = epoch
+        self.thinkers = thinkers
         self.match = replay_actions(self.rules, self.seed, row.actions)
         # Until one of its players comes (back), a new or taken-up table, or one that everybody left
         # (``_wait_if_empty``), waits for them: bots play their own seats but nobody else's, and no grace
@@ -219,7 +214,7 @@ class Table:
         self._inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._bot_due: float | None = None
-        self._thinking: asyncio.Future[int] | None = None  # a bot's move on the bot thread
+        self._thinking: asyncio.Future[tuple[int, Bot]] | None = None  # a bot's move being thought out
         self._deadline: float | None = None
         self._deadline_key: tuple[int, int] | None = None
         self._pause_until: float | None = None
@@ -432,10 +427,10 @@ class Table:
             level = state.bot_level if state.kind == "bot" else self.settings.substitute_level
             state.bot = make_bot(level, seed=f"{self.seed}:{seat}")
         position = self._position()
-        thinking = asyncio.get_running_loop().run_in_executor(BOT_POOL, state.bot.act, v, legal)
+        thinking = self.thinkers.think(state.bot, v, legal)
         self._thinking = thinking
 
-        def done(f: asyncio.Future[int]) -> None:
+        def done(f: asyncio.Future[tuple[int, Bot]]) -> None:
             if not f.cancelled() and not self.stopped:
                 self.post(lambda: self._bot_done(seat, position, f, legal))
 
@@ -443,19 +438,22 @@ class Table:
         return False
 
     async def _bot_done(
-        self, seat: int, position: tuple[int, int], thought: asyncio.Future[int], legal: list[int]
+        self, seat: int, position: tuple[int, int], thought: asyncio.Future[tuple[int, Bot]], legal: list[int]
     ) -> None:
         """Apply a bot's move, unless the match moved on meanwhile or its player took the seat back."""
         if self._thinking is thought:
             self._thinking = None
+        error = thought.exception()
+        if error is None:
+            action, self.seats[seat].bot = thought.result()  # a worker process sends back the bot it ran
+        else:
+            self.thinkers.failed(error)
         if self.lost or self.status != "playing" or position != self._position() or not self.seats[seat].bot_plays:
             return
-        try:
-            action = thought.result()
-        except Exception:
-            log.exception("table %s: bot at seat %d failed; playing a legal card instead", self.id, seat)
+        if error is not None:
+            log.error("table %s: bot at seat %d failed; playing a legal card instead", self.id, seat, exc_info=error)
             action = legal[0]
-        if action not in legal:
+        elif action not in legal:
             log.error("table %s: bot at seat %d chose an illegal action %r", self.id, seat, action)
             action = legal[0]
         await self._apply(seat, action)

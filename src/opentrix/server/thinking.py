@@ -1,0 +1,113 @@
+"""Where the table bots think: one thread in the server's process, or a pool of worker processes.
+
+A strong bot's move is ~100 ms of pure Python. On the default single thread every table's bots take
+their turn on it, so the event loop competes with one thinker only for Python's lock (with a thread per
+thinking bot, a player's move once took seconds to come back). On a machine with spare cores,
+``--bot-processes N`` moves the thinking into N worker processes: the event loop then has its
+interpreter to itself, and N bots think at once. A worker gets the bot and its view pickled (a few
+kilobytes), and sends the bot back with its answer, so a bot's random state carries on from move to move
+just as it does on the thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from ..bots import Bot
+from ..view import View
+
+log = logging.getLogger("opentrix.server")
+
+BOT_THREAD = "opentrix-bot"
+
+
+def _think(bot: Bot, v: View, legal: list[int]) -> tuple[int, Bot]:
+    """A bot's move in a worker process, with the bot as it is after thinking."""
+    return int(bot.act(v, legal)), bot
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker once the server that started it is gone (killed with no chance to stop it)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _worker_start(parent: int) -> None:
+    # Ctrl-C, or closing the terminal, reaches the whole process group: the server stops its workers
+    # itself once its last moves are stored, so a worker must not die first (with a traceback of its own).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="opentrix-parent-watch").start()
+
+
+class Thinkers:
+    """The bots' executor: ``processes=0`` is the one shared thread."""
+
+    def __init__(self, processes: int = 0) -> None:
+        if processes < 0:
+            raise ValueError(f"bot processes must be 0 (one thread) or more, not {processes}")
+        self.processes = processes
+        self._pool: Executor = self._new_pool()
+
+    def _new_pool(self) -> Executor:
+        if self.processes == 0:
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix=BOT_THREAD)
+        # spawn, not fork: the server has threads (the store's writer, the event loop's helpers) that a
+        # forked child would inherit in whatever state they were.
+        return ProcessPoolExecutor(
+            max_workers=self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_start,
+            initargs=(os.getpid(),),
+        )
+
+    def think(self, bot: Bot, v: View, legal: list[int]) -> asyncio.Future[tuple[int, Bot]]:
+        """Start ``bot`` thinking on ``v``; the future gives its action and the bot to keep."""
+        loop = asyncio.get_running_loop()
+        if self.processes == 0:
+            return loop.run_in_executor(self._pool, lambda: (int(bot.act(v, legal)), bot))
+        try:
+            return loop.run_in_executor(self._pool, _think, bot, v, legal)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh and carry on
+            self.renew()
+            return loop.run_in_executor(self._pool, _think, bot, v, legal)
+
+    def failed(self, error: BaseException) -> None:
+        """A move came back with ``error``: if the pool broke under it, the next move gets a new one."""
+        if isinstance(error, BrokenProcessPool) and getattr(self._pool, "_broken", False):
+            log.error("a bot worker process died; starting new ones")
+            self.renew()
+
+    def renew(self) -> None:
+        old, self._pool = self._pool, self._new_pool()
+        old.shutdown(wait=False, cancel_futures=True)
+
+    def warm_up(self) -> None:
+        """Start the worker processes now (each imports the bots once), not at the first bot's move."""
+        if isinstance(self._pool, ProcessPoolExecutor):
+            for f in [self._pool.submit(os.getpid) for _ in range(self.processes)]:
+                f.result()
+
+    def close(self) -> None:
+        """Drop the moves still queued and let the workers go (a worker thinking ends with its move).
+        The shared thread stays: other servers in the process may still use it."""
+        if self.processes:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+THREAD = Thinkers(0)  # shared by every server in the process that thinks in-process (the default)
+
+
+def thinkers_for(processes: int) -> Thinkers:
+    """The one thread for 0, else a new pool of worker processes (its server closes it)."""
+    return THREAD if processes == 0 else Thinkers(processes)

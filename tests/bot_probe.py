@@ -1,0 +1,20 @@
+"""A bot that notes the process it thinks in: importable by the server's bot worker processes."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from opentrix.bots import make_bot
+
+
+class ProcessNoting:
+    """Plays as the bot of ``level`` and keeps the id of every process it thought a move in."""
+
+    def __init__(self, level: str, seed: str) -> None:
+        self.bot = make_bot(level, seed=seed)
+        self.pids: list[int] = []
+
+    def act(self, view: Any, legal: list[int]) -> int:
+        self.pids.append(os.getpid())
+        return int(self.bot.act(view, legal))

@@ -1,0 +1,129 @@
+"""Bots thinking in worker processes (``opentrix serve --bot-processes N``): they play as on the thread,
+a worker that dies is replaced, and Ctrl-C stops the server and its workers with nothing left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bot_probe import ProcessNoting
+from opentrix.server import table as table_module
+from opentrix.server.table import Table
+from opentrix.server.thinking import Thinkers
+from test_server_fairness import Bots
+from test_server_kit import Player, ServeProcess, free_port, live_server
+
+
+def children(pid: int) -> set[int]:
+    """The live bot workers ``pid`` started (from /proc: no extra package for one test); multiprocessing's
+    resource tracker, a child too, is left out."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()  # after the command name, which may hold spaces
+        if int(fields[1]) == pid and fields[0] != "Z" and b"spawn_main" in read(entry / "cmdline"):
+            found.add(int(entry.name))
+    return found
+
+
+def read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:  # gone meanwhile
+        return b""
+
+
+def thought_in(table: Table) -> list[int]:
+    """The processes the table's bots thought their moves in, in order."""
+    return [pid for s in table.seats for pid in getattr(s.bot, "pids", [])]
+
+
+async def play_until(me: Player, done: object, timeout: float = 60) -> None:
+    rng = random.Random(4)
+    deadline = time.monotonic() + timeout
+    while not done():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "the bots stopped playing"
+        await me.play_random(rng)
+        with contextlib.suppress(TimeoutError):
+            await me.recv(0.3)
+
+
+def test_a_negative_number_of_bot_processes_is_refused() -> None:
+    with pytest.raises(ValueError, match="0 \\(one thread\\) or more"):
+        Thinkers(-1)
+
+
+async def test_bots_think_in_worker_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table_module, "make_bot", ProcessNoting)
+    with live_server(tmp_path, bot_processes=1) as server:
+        workers = children(os.getpid())
+        assert workers, "the worker starts with the server"
+        t = server.create(name="Lina", bots="hard", start=True, seed=3, kingdoms=1)
+        table = server.app.state.hub.tables[t["id"]]
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await play_until(me, lambda: len(thought_in(table)) >= 6)
+        assert set(thought_in(table)) <= workers and os.getpid() not in thought_in(table)
+        assert not me.errors
+        await me.close()
+    deadline = time.monotonic() + 10
+    while children(os.getpid()) & workers:  # the server let its worker go
+        assert time.monotonic() < deadline, "the bot worker outlived its server"
+        await asyncio.sleep(0.1)
+
+
+async def test_a_bot_worker_that_dies_is_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table_module, "make_bot", ProcessNoting)
+    with live_server(tmp_path, bot_processes=1) as server:
+        t = server.create(name="Lina", bots="hard", start=True, seed=8, kingdoms=1)
+        table = server.app.state.hub.tables[t["id"]]
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await play_until(me, lambda: len(thought_in(table)) >= 3)
+        first = thought_in(table)[-1]
+        os.kill(first, signal.SIGKILL)
+        # The move it was thinking, if any, is played as the first legal one; then new workers think.
+        await play_until(me, lambda: any(pid != first for pid in thought_in(table)))
+        assert not me.errors
+        await me.close()
+
+
+def test_ctrl_c_stops_a_server_and_its_bot_workers(tmp_path: Path) -> None:
+    fast = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "60", "--bot-processes", "2")
+    server = ServeProcess(str(tmp_path / "workers.db"), free_port(), *fast, group=True)
+    bots: Bots | None = None
+    try:
+        workers = children(server.proc.pid)
+        assert len(workers) == 2, workers
+        new = {"name": "Lina", "bots": "hard", "start": True, "rules": "classic"}
+        tables = [httpx.post(f"{server.base}/api/tables", json={**new, "seed": s}, timeout=10).json() for s in range(3)]
+        bots = Bots(server.ws_base, tables)
+        bots.thread.start()
+        deadline = time.monotonic() + 30
+        while bots.moves < 10:
+            assert not bots.failed and time.monotonic() < deadline, bots.failed or "the bots do not play"
+            time.sleep(0.05)
+        start = time.monotonic()
+        out = server.stop()  # Ctrl-C in its terminal reaches the workers too, bots still thinking
+        assert time.monotonic() - start < 10 and "Traceback" not in out, out
+        deadline = time.monotonic() + 10
+        while any(b"spawn_main" in read(Path(f"/proc/{pid}/cmdline")) for pid in workers):
+            assert time.monotonic() < deadline, "a bot worker outlived its server"
+            time.sleep(0.1)
+    finally:
+        if bots is not None:
+            bots.stop.set()
+            bots.thread.join(10)
+        if server.proc.poll() is None:
+            server.kill()
