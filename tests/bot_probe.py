@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 from opentrix.bots import make_bot
@@ -18,3 +19,14 @@ class ProcessNoting:
     def act(self, view: Any, legal: list[int]) -> int:
         self.pids.append(os.getpid())
         return int(self.bot.act(view, legal))
+
+
+class Slow:
+    """Thinks ``seconds`` and plays the first legal action (a stand-in for a bot busy on a hard move)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def act(self, view: Any, legal: list[int]) -> int:
+        time.sleep(self.seconds)
+        return legal[0]

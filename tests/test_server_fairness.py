@@ -461,3 +461,48 @@ async def test_a_player_taking_his_seat_back_is_not_overruled_by_his_stand_in(
         finally:
             gate.release.set()
             await me.close()
+
+
+async def test_a_stand_in_still_thinking_when_the_timer_runs_out_again_stalls_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player takes his seat back while his stand-in still thinks, then lets the timer run out again: the
+    server keeps answering (the table once spun its owner loop on the past-due bot move, freezing the
+    whole server), and once the stand-in has thought, the match plays on."""
+    gate = Gate({0})
+    monkeypatch.setattr(table_module, "make_bot", gate.make)
+    with live_server(tmp_path, substitute_level="hard") as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=3, kingdoms=1, timer=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        try:
+            await me.until(lambda m: m["type"] == "update" and me.my_turn())
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)
+            while not gate.thinking.is_set():
+                await asyncio.sleep(0.02)
+            await me.send({"type": "back"})
+            await me.until(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["away"], 3)
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)
+            async with httpx.AsyncClient(timeout=3) as client:
+                for _ in range(5):
+                    assert (await client.get(f"{server.base}/api/health")).status_code == 200
+                    await asyncio.sleep(0.1)
+            gate.release.set()
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0, 5)
+        finally:
+            gate.release.set()
+            await me.close()
+
+
+def test_a_table_another_server_took_over_waits_for_nothing(server: LiveServer) -> None:
+    """Once its table is lost to another server, nothing is played here, so nothing timed may wake the owner
+    task (a move timer due then would make it spin until the hub stopped the table)."""
+    t = server.create(name="Lina", bots="random", start=True, timer=1)
+    table = server.app.state.hub.tables[t["id"]]
+
+    async def lose() -> float | None:
+        table._deadline = time.monotonic() - 1
+        assert table._wake_in() is not None
+        table.lost = True
+        return table._wake_in()
+
+    assert server.run(lose()) is None

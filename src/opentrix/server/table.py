@@ -215,6 +215,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._bot_due: float | None = None
         self._thinking: asyncio.Future[tuple[int, Bot]] | None = None  # a bot's move being thought out
+        self._thought_again: tuple[int, int] | None = None  # the last position whose move a dead worker lost
         self._deadline: float | None = None
         self._deadline_key: tuple[int, int] | None = None
         self._pause_until: float | None = None
@@ -231,7 +232,7 @@ class Table:
     async def stop(self) -> None:
         self.stopped = True
         if self._thinking is not None:  # a move still queued for the bot thread is dropped, not thought out
-            self._thinking.cancel()
+            self.thinkers.drop(self._thinking)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -265,6 +266,8 @@ class Table:
                         item = await self._inbox.get()
                     elif wait <= 0:
                         item = self._inbox.get_nowait() if not self._inbox.empty() else None
+                        if item is None:  # something is due: whatever it is, the other tasks get their turn first
+                            await asyncio.sleep(0)
                     else:
                         item = await asyncio.wait_for(self._inbox.get(), wait)
                 except TimeoutError:
@@ -294,6 +297,8 @@ class Table:
 
     def _wake_in(self) -> float | None:
         """Seconds until the next timed thing (a bot move, a move timer, the deal pause, a grace period)."""
+        if self.lost or self.stopped:  # nothing is played here any more: only jobs wake the table
+            return None
         times = [t for t in (self._bot_due, self._deadline, self._pause_until, self._watching_due) if t is not None]
         if self.status == "playing":
             grace = self.settings.grace
@@ -336,6 +341,7 @@ class Table:
             if seat.bot_plays:
                 self._deadline = None
                 if self._thinking is not None:
+                    self._bot_due = None  # (a move timer that ran out set it): the move is under way
                     return  # its move comes back through the inbox (``_bot_done``); calls are served meanwhile
                 if self._bot_due is None:
                     self._bot_due = now + self.settings.bot_delay
@@ -444,14 +450,20 @@ class Table:
         if self._thinking is thought:
             self._thinking = None
         error = thought.exception()
+        again = False
         if error is None:
             action, self.seats[seat].bot = thought.result()  # a worker process sends back the bot it ran
+        elif again := self.thinkers.failed(error):
+            log.warning("table %s: the worker thinking for seat %d died", self.id, seat)
         else:
-            self.thinkers.failed(error)
+            log.error("table %s: bot at seat %d failed", self.id, seat, exc_info=error)
         if self.lost or self.status != "playing" or position != self._position() or not self.seats[seat].bot_plays:
             return
         if error is not None:
-            log.error("table %s: bot at seat %d failed; playing a legal card instead", self.id, seat, exc_info=error)
+            if again and self._thought_again != position:
+                self._thought_again = position  # once: a position that kills every worker is not tried for ever
+                return  # the next tick starts the move again, on a fresh worker
+            log.error("table %s: playing a legal card for seat %d instead", self.id, seat)
             action = legal[0]
         elif action not in legal:
             log.error("table %s: bot at seat %d chose an illegal action %r", self.id, seat, action)
@@ -491,6 +503,7 @@ class Table:
 
     def _reclaim(self, state: SeatState) -> None:
         state.away = False
+        self._thinking = None  # the stand-in's move, if it still thinks, is not waited for (nor played)
         state.gone_since = None if state.conns else state.gone_since
         self._bot_due = None
         self._deadline_key = None

@@ -44,9 +44,12 @@ def _watch_parent(parent: int) -> None:
 def _worker_start(parent: int) -> None:
     # Ctrl-C, or closing the terminal, reaches the whole process group: the server stops its workers
     # itself once its last moves are stored, so a worker must not die first (with a traceback of its own).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    # SIGTERM stays deadly: the pool itself ends its workers with it when one dies. If a service manager
+    # sends it to the whole group, the server finds its workers gone, starts new ones and thinks the
+    # moves under way again while it shuts down.
+    for name in ("SIGINT", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="opentrix-parent-watch").start()
 
 
@@ -82,11 +85,23 @@ class Thinkers:
             self.renew()
             return loop.run_in_executor(self._pool, _think, bot, v, legal)
 
-    def failed(self, error: BaseException) -> None:
-        """A move came back with ``error``: if the pool broke under it, the next move gets a new one."""
-        if isinstance(error, BrokenProcessPool) and getattr(self._pool, "_broken", False):
+    def failed(self, error: BaseException) -> bool:
+        """A move came back with ``error``. True if a worker died under it (killed, out of memory), not the
+        bot: the pool is renewed, and the move is worth thinking again."""
+        if not isinstance(error, BrokenProcessPool):
+            return False
+        if getattr(self._pool, "_broken", False):  # once for all the moves the dead pool failed
             log.error("a bot worker process died; starting new ones")
             self.renew()
+        return True
+
+    def drop(self, thinking: asyncio.Future[tuple[int, Bot]]) -> None:
+        """The move is not needed any more (its table stopped). On the thread, one still queued is
+        cancelled. A worker process's move is left to finish and its answer ignored: on Python 3.11 a move
+        cancelled while queued makes a pool whose worker then dies leave every other move unanswered
+        (its manager thread fails on the cancelled one), which would stall the other tables."""
+        if self.processes == 0:
+            thinking.cancel()
 
     def renew(self) -> None:
         old, self._pool = self._pool, self._new_pool()
