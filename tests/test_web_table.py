@@ -910,3 +910,50 @@ def test_the_pages_keep_to_the_content_security_policy(browser: Browser, server:
     assert not refused, refused
     assert not errors, errors
     page.context.close()
+
+
+def test_friends_play_again_with_the_rematch_button(browser: Browser, server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=6)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    tokens = {0: t["token"], 1: r.json()["token"]}
+
+    async def finish() -> None:
+        players = [await Player.join(server.ws_base, t["id"], tokens[s]) for s in (0, 1)]
+        httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": tokens[0]}, timeout=10)
+        await asyncio.gather(*(p.play_to_end(random.Random(s)) for s, p in enumerate(players)))
+        for p in players:
+            await p.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, finish()).result(timeout=120)
+    errors: list[str] = []
+    lina, omar, watcher = (new_page(browser, d, errors) for d in (DESKTOP, PHONE, DESKTOP))
+    lina.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={tokens[0]}")
+    omar.goto(f"{server.base}/t/{t['id']}?lang=en#seat=1&token={tokens[1]}")
+    watcher.goto(f"{server.base}/t/{t['id']}?lang=en")
+    for page in (lina, omar):
+        page.locator("#match-over #rematch").wait_for()
+    assert watcher.locator("#match-over").count() == 1 and watcher.locator("#rematch").count() == 0
+    # Omar asks: he goes straight to the new table's lobby, where he is the host.
+    omar.click("#rematch")
+    omar.wait_for_selector("[data-testid=lobby]")
+    code = omar.url.split("/t/")[1].split("?")[0].split("#")[0]
+    assert code != t["id"] and omar.locator("#start-match").count() == 1
+    shot(omar, "rematch-01-lobby")
+    # Lina is told who asked, and her seat there is waiting for her; the spectator may watch.
+    lina.wait_for_selector("[data-testid=rematch-asked] >> text=Omar asked for a rematch.")
+    shot(lina, "rematch-02-asked")
+    lina.click("#rematch-join")
+    lina.wait_for_selector("[data-testid=lobby]")
+    assert lina.locator("[data-lobby-seat='0']").inner_text().startswith("Lina")
+    assert "you" in lina.locator("[data-lobby-seat='0']").inner_text()
+    watcher.click("#rematch-watch")
+    watcher.wait_for_selector("[data-testid=lobby]")
+    assert watcher.locator("[data-cmd=take]").count() == 2  # the two seats bots held are open to friends
+    omar.click("#start-match")
+    for page in (lina, omar, watcher):
+        page.wait_for_selector("[data-testid=board]")
+    assert len(hand_cards(lina)) == len(hand_cards(omar)) == 13 and not hand_cards(watcher)
+    assert not errors, errors
+    for page in (lina, omar, watcher):
+        page.context.close()

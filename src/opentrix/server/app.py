@@ -385,6 +385,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         table.post(lambda: table.next_deal(conn))
                     elif msg.type == "back":
                         table.post(lambda: table.take_back(conn))
+                    elif msg.type == "rematch":
+                        await hub.rematch(table, conn.seat)
                 except BadMessage as e:
                     conn.send(error_message(str(e)))
                 except TableError as e:  # the table was put away under this connection: say so, let go

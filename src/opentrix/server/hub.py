@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 import secrets
@@ -17,6 +18,7 @@ from ..bots import EXTERNAL, bot_names
 from ..rules import PRESETS, Rules, RulesError
 from .asyncstore import AsyncStore
 from .owner import dead_here, process_name
+from .protocol import BadMessage
 from .settings import Settings, database_url
 from .storage import PARKED, SeatRow, Storage, TableRow
 from .table import Table, TableError, new_token, rules_for, token_hash
@@ -338,19 +340,18 @@ class Hub:
             # Whoever chose the seed can know every hand of the match: the table says so to all (``seeded``).
             options["seeded"] = True
         seed = spec.seed if spec.seed is not None else secrets.randbits(48)
+        status = "playing" if spec.start else "lobby"
+        return await self._open(rules, seed, options, spec.host_seat, seats, status), token
+
+    async def _open(
+        self, rules: Rules, seed: int, options: dict[str, Any], host_seat: int, seats: list[SeatRow], status: str
+    ) -> Table:
+        """Store a new table under a fresh code and start its owner task."""
         for _ in range(10):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code in self.tables:
                 continue
-            row = TableRow(
-                id=code,
-                status="playing" if spec.start else "lobby",
-                rules=rules.to_json(),
-                seed=seed,
-                options=options,
-                host_seat=spec.host_seat,
-                seats=seats,
-            )
+            row = TableRow(code, status, rules.to_json(), seed, options, host_seat, seats)
             try:
                 await self.store.run(self.storage.create_table, row, self.owner, self.settings.lease)
             except Exception:
@@ -360,5 +361,32 @@ class Hub:
             table = Table(row, self.store, self.settings, self.epoch, self.thinkers)
             self.tables[code] = table
             table.start_owner()
-            return table, token
+            return table
         raise TableError("could not find a free table code; try again")
+
+    async def rematch(self, table: Table, seat: int | None) -> None:
+        """A player at a finished match asks to play again: one new table for the same people, made once.
+
+        Each player of the old table gets a seat token for the same seat at the new one, on his own
+        connections only (now, or when he comes back to the old table). A lone player against bots plays
+        on at once; friends meet in the new table's lobby, hosted by whoever asked."""
+        plan = await table.call(functools.partial(table.rematch_plan, seat))
+        if plan is None:
+            return  # made already (or being made): this seat has been, or will be, told
+        assert seat is not None
+        try:
+            tokens = {s.seat: new_token() for s in plan.seats if s.kind == "human"}
+            start = len(tokens) == 1
+            seats = [
+                SeatRow(s.seat, "human", s.name, self.settings.substitute_level, token_hash(tokens[s.seat]))
+                if s.seat in tokens
+                else SeatRow(s.seat, "bot" if start else "open", "", s.bot_level)
+                for s in plan.seats
+            ]
+            status = "playing" if start else "lobby"
+            new = await self._open(plan.rules, secrets.randbits(48), plan.options, seat, seats, status)
+        except Exception as e:
+            await table.call(table.rematch_failed)
+            log.exception("table %s: the rematch could not be made", table.id)
+            raise BadMessage("the rematch could not be made; please try again") from e
+        await table.call(functools.partial(table.rematch_made, new.id, tokens, seat))

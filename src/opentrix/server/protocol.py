@@ -7,11 +7,14 @@ Client → server (JSON objects, one per WebSocket text message):
 - ``{"type": "act", "action": "QS" | "pass" | "contract queens" | "double KH" | "double QS QH" | "no double" | "claim" |
   "no claim" | 0..66, "seat": int?}``: an action of the sender's seat.
 - ``{"type": "next"}``: ready for the next deal; ``{"type": "back"}``: take the seat back from the bot;
+  ``{"type": "rematch"}``: once the match is over, play again with the same people (``Hub.rematch``);
   ``{"type": "ping"}``.
 
 Server → client: ``welcome``, ``update`` (an event and the recipient's view), ``catchup``, ``error``, ``pong``,
-and ``{"type": "watching", "spectators": int}`` when the number watching changed (not a numbered event;
-at most one every two seconds).
+``{"type": "watching", "spectators": int}`` when the number watching changed (not a numbered event;
+at most one every two seconds), and ``{"type": "rematch", "code": str, "seat": int, "token": str, "by": int}``
+to a player's own connections only: his seat token at the rematch that ``by`` asked for (everyone sees
+the rematch's code in the table facts and in a numbered ``rematch`` event).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 
 from .. import actions as A
 
-CLIENT_TYPES = ("hello", "act", "next", "back", "ping")
+CLIENT_TYPES = ("hello", "act", "next", "back", "rematch", "ping")
 
 
 class BadMessage(ValueError):

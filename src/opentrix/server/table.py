@@ -30,7 +30,7 @@ from ..record import Record
 from ..rules import Rules
 from ..view import view
 from .asyncstore import AsyncStore
-from .protocol import dumps, error
+from .protocol import BadMessage, dumps, error
 from .settings import Settings
 from .storage import LeaseLost, SeatRow, TableRow, player_name
 from .thinking import THREAD, Thinkers
@@ -180,6 +180,15 @@ def replay_actions(rules: Rules, seed: int, actions: list[tuple[int, int]]) -> M
     return match
 
 
+@dataclass(frozen=True)
+class RematchPlan:
+    """What a rematch keeps of its table: the rules, the options and who sat where."""
+
+    rules: Rules
+    options: dict[str, Any]
+    seats: list[SeatRow]
+
+
 class Table:
     """A table and its owner task. Create with ``Table(row, ...)`` then ``start_owner()``."""
 
@@ -223,6 +232,10 @@ class Table:
         self._watching_sent = 0  # the spectator count the players were last told of (``_tell_watching``)
         self._watching_due: float | None = None
         self._watching_at = 0.0
+        self.rematch_code: str | None = None  # the table the same players went on to (``Hub.rematch``)
+        self._rematching = False
+        self._rematch_tokens: dict[int, str] = {}  # each seat's token there, told to that seat's connections only
+        self._rematch_by: int | None = None
 
     # -- owner task ---------------------------------------------------------------------------------
 
@@ -579,6 +592,43 @@ class Table:
         self.status = "finished"
         self._broadcast({"kind": "match_over", "winners": list(m.winners)})
 
+    # -- a rematch ----------------------------------------------------------------------------------
+
+    async def rematch_plan(self, seat: int | None) -> RematchPlan | None:
+        """What the rematch is made of, or None if it is made already (this seat is told again)."""
+        if seat is None:
+            raise BadMessage("only the players can ask for a rematch; spectators may watch it")
+        if not self.finished:
+            raise BadMessage("a rematch can be asked for once the match is over")
+        if self.rematch_code is not None:
+            self._tell_rematch(seat)
+            return None
+        if self._rematching:
+            return None  # under way: every player is told when it is ready
+        self._rematching = True
+        options = {k: v for k, v in self.options.items() if k != "seeded"}  # a drawn seed this time
+        return RematchPlan(self.rules, options, [s.row() for s in self.seats])
+
+    async def rematch_failed(self) -> None:
+        self._rematching = False
+
+    async def rematch_made(self, code: str, tokens: dict[int, str], by: int) -> None:
+        self._rematching = False
+        self.rematch_code, self._rematch_tokens, self._rematch_by = code, tokens, by
+        self._broadcast({"kind": "rematch", "code": code, "seat": by})
+        for s in self.seats:
+            self._tell_rematch(s.seat)
+
+    def _tell_rematch(self, seat: int) -> None:
+        """Give ``seat``'s connections its seat token at the rematch (the one secret meant for it alone)."""
+        token = self._rematch_tokens.get(seat)
+        if token is None:
+            return
+        told = {"type": "rematch", "code": self.rematch_code, "seat": seat, "token": token, "by": self._rematch_by}
+        text = dumps(told)
+        for c in self.seats[seat].conns:
+            c.send(text)
+
     def players(self) -> list[str]:
         return [player_name(s.kind, s.name, s.bot_level) for s in self.seats]
 
@@ -619,6 +669,8 @@ class Table:
             if state.away:
                 self._reclaim(state)
             self._broadcast({"kind": "seats"})
+            if self.rematch_code is not None:  # back after the others went on: his seat there waits for him
+                self._tell_rematch(state.seat)
 
     async def detach(self, conn: Connection) -> None:
         conn.closed = True
@@ -698,6 +750,7 @@ class Table:
             # the tiebreak under way, if the regular deals ended with a tie for the lead
             "tiebreak": self.rules.tiebreak if m.tiebreak_deal or m.kingdoms_total > self.rules.kingdoms else None,
             "spectators": len(self.spectators),
+            "rematch": None if self.rematch_code is None else {"code": self.rematch_code, "seat": self._rematch_by},
         }
 
     def _update(self, event: dict[str, Any] | None, seat: int | None, info: str, view_json: str, resync: bool) -> str:

@@ -22,6 +22,7 @@ export function mountTable(root, code) {
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
     finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
+    rematchAsked: false,
   };
   const tick = setInterval(() => updateTimer(root, st), 250);
 
@@ -63,7 +64,15 @@ export function mountTable(root, code) {
       st.epoch = msg.epoch;
       return;
     }
-    if (msg.type === "error") { st.pending = false; st.lastError = msg.message; toast(msg.message); render(); return; }
+    if (msg.type === "error") {
+      st.pending = false; st.rematchAsked = false; st.lastError = msg.message; toast(msg.message); render(); return;
+    }
+    if (msg.type === "rematch") { // this seat's own token at the table the match goes on at
+      saveSeat(msg.code, msg.seat, msg.token);
+      if (msg.by === st.seat && st.rematchAsked) { navigate(`/t/${msg.code}`); return; }
+      render();
+      return;
+    }
     if (msg.type === "catchup") return; // the update that follows carries the state
     if (msg.type === "watching") {
       if (st.info) { st.info.spectators = msg.spectators; render(); }
@@ -433,6 +442,7 @@ export function mountTable(root, code) {
         + standingsHTML(v.totals, v.winners, v.team_totals)
         + lastDeal
         + `<details id="all-scores"${st.scoresOpen ? " open" : ""}><summary>${t("table.scores")}</summary>${scoresTable(false)}</details>`
+        + rematchHTML()
         + `<div class="row"><a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>`
         + `<a class="btn secondary" href="/replay/${code}" data-link>${t("dlg.replay")}</a><a class="btn" href="/" data-link>${t("dlg.newtable")}</a></div></div></div>`;
     }
@@ -449,6 +459,23 @@ export function mountTable(root, code) {
         : `<button class="btn" id="next-deal" data-cmd="next" data-autofocus>${t("dlg.next")}</button>`;
     }
     return `<div class="overlay"><div class="dialog" id="deal-summary" ${dialogAttrs("deal-summary", true)}><h2 id="deal-summary-title">${t("dlg.dealover", { n: dealCount(v) })}</h2>${body}<div class="row">${action}</div></div></div>`;
+  }
+
+  /** Play again with the same people: a button for the players, then the way to the new table (a seat
+   *  there for a player whose token came, watching for the others). */
+  function rematchHTML() {
+    const re = st.info.rematch;
+    if (!re) {
+      if (st.seat === null) return "";
+      return st.rematchAsked
+        ? `<div class="row"><button class="btn" disabled>${t("dlg.rematch.wait")}</button></div>`
+        : `<div class="row"><button class="btn" data-cmd="rematch" id="rematch">${t("dlg.rematch")}</button></div>`;
+    }
+    const mine = st.seat !== null && savedSeat(re.code);
+    const asked = re.seat === st.seat ? "" : `<p data-testid="rematch-asked">${escapeHtml(t("dlg.rematch.asked", { name: seatName(re.seat) }))}</p>`;
+    return mine
+      ? `${asked}<div class="row"><a class="btn" id="rematch-join" href="/t/${re.code}" data-link>${t("dlg.rematch.join")}</a></div>`
+      : `<div class="row"><a class="btn secondary" id="rematch-watch" href="/t/${re.code}" data-link>${t("dlg.rematch.watch")}</a></div>`;
   }
 
   /** The host chose the seed, so he can know every hand: everyone at the table is told, and the seed
@@ -512,6 +539,7 @@ export function mountTable(root, code) {
     const cmd = el.dataset.cmd;
     if (cmd === "next") { send({ type: "next" }); st.info.ready = [...(st.info.ready || []), st.seat]; render(); }
     else if (cmd === "back") send({ type: "back" });
+    else if (cmd === "rematch") { st.rematchAsked = true; send({ type: "rematch" }); render(); }
     else if (cmd === "scores" || cmd === "last") {
       st.drawer = st.drawer === cmd ? null : cmd;
       render();

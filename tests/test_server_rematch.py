@@ -1,0 +1,143 @@
+"""Playing again with the same people: one rematch table per finished match, each player's new seat token
+told to that player only, and the new table's rules, seats and bots those of the old one."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from test_server_kit import LiveServer, Player, live_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(tmp_path_factory.mktemp("rematch")) as s:
+        yield s
+
+
+def info(server: LiveServer, code: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.base}/api/tables/{code}", timeout=10)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+async def told_rematch(p: Player) -> dict[str, Any]:
+    return await p.until(lambda m: m["type"] == "rematch", timeout=10)
+
+
+async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots=["hard", "easy", "random"], start=True, kingdoms=1, rules="online", seed=4)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    await me.play_to_end(random.Random(1), timeout=120)
+    await me.send({"type": "rematch"})
+    msg = await told_rematch(me)
+    assert msg["seat"] == 0 and msg["by"] == 0 and msg["code"] != t["id"] and msg["token"] != t["token"]
+    old, new = info(server, t["id"]), info(server, msg["code"])
+    assert new["status"] == "playing"  # against bots alone: no lobby to wait in
+    levels = [s["level"] for s in new["seats"][1:]]
+    assert levels == [s["level"] for s in old["seats"][1:]] == ["hard", "easy", "random"]
+    assert new["preset"] == "online" and new["seed"] is None and not new["options"].get("seeded")
+    assert new["seats"][0]["name"] == "Lina"
+    # Everyone at the old table sees where the match went on; the new token seats Lina there.
+    update = next(m for m in me.messages if m["type"] == "update" and m["table"]["rematch"] is not None)
+    assert update["event"]["kind"] == "rematch"
+    assert update["table"]["rematch"] == {"code": msg["code"], "seat": 0}
+    await me.close()
+    again = await Player.join(server.ws_base, msg["code"], msg["token"])
+    assert again.seat == 0
+    await again.until(lambda m: m["type"] == "update")
+    assert again.view is not None and again.view["hand"]  # dealt, and playing
+    await again.close()
+
+
+async def test_friends_get_each_their_own_seat_at_the_rematch(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=8)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    omar_token = r.json()["token"]
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    omar = await Player.join(server.ws_base, t["id"], omar_token)
+    watcher = await Player.join(server.ws_base, t["id"])
+    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    await asyncio.gather(lina.play_to_end(random.Random(2), 120), omar.play_to_end(random.Random(3), 120))
+
+    # Before: a spectator may not ask; after, Omar asks, twice, and one table is made.
+    await watcher.send({"type": "rematch"})
+    assert "spectators may watch" in await watcher.error()
+    await omar.send({"type": "rematch"})
+    await omar.send({"type": "rematch"})
+    to_omar, to_lina = await told_rematch(omar), await told_rematch(lina)
+    assert to_omar["code"] == to_lina["code"] and (to_omar["seat"], to_lina["seat"]) == (1, 0)
+    assert to_omar["token"] != to_lina["token"] and to_lina["by"] == 1
+    again = await told_rematch(omar)  # the second ask tells him again, of the same table
+    assert again == to_omar
+    code = to_omar["code"]
+    new = info(server, code)
+    assert new["status"] == "lobby" and new["host_seat"] == 1  # friends meet in the lobby; Omar hosts
+    assert [(s["kind"], s["name"]) for s in new["seats"][:2]] == [("human", "Lina"), ("human", "Omar")]
+    assert [s["kind"] for s in new["seats"][2:]] == ["open", "open"]  # room for more friends, else bots
+    # The spectator learns where the match went on, and no one's token.
+    msg = await watcher.until(lambda m: m["type"] == "update" and m["table"]["rematch"] is not None)
+    assert msg["table"]["rematch"]["code"] == code
+    assert not any(tok in text for text in watcher.raw for tok in (to_omar["token"], to_lina["token"]))
+    assert not any(to_lina["token"] in text for text in omar.raw)
+    # Omar, the host there, starts it; each token seats its own player.
+    new_lina = await Player.join(server.ws_base, code, to_lina["token"])
+    assert new_lina.seat == 0
+    r = httpx.post(f"{server.base}/api/tables/{code}/start", json={"token": to_lina["token"]}, timeout=10)
+    assert r.status_code == 400 and "only the host" in r.text
+    r = httpx.post(f"{server.base}/api/tables/{code}/start", json={"token": to_omar["token"]}, timeout=10)
+    assert r.status_code == 200, r.text
+    for p in (lina, omar, watcher, new_lina):
+        await p.close()
+
+
+async def test_a_player_away_at_the_rematch_is_told_when_he_comes_back(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=9)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    omar_token = r.json()["token"]
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    omar = await Player.join(server.ws_base, t["id"], omar_token)
+    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    await asyncio.gather(lina.play_to_end(random.Random(4), 120), omar.play_to_end(random.Random(5), 120))
+    await omar.close()
+    await lina.send({"type": "rematch"})
+    code = (await told_rematch(lina))["code"]
+    back = await Player.join(server.ws_base, t["id"], omar_token)
+    msg = await told_rematch(back)
+    assert msg["code"] == code and msg["seat"] == 1
+    seated = await Player.join(server.ws_base, code, msg["token"])
+    assert seated.seat == 1
+    for p in (lina, back, seated):
+        await p.close()
+
+
+async def test_no_rematch_before_the_match_is_over(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", start=True, kingdoms=1)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    await me.send({"type": "rematch"})
+    assert "once the match is over" in await me.error()
+    assert info(server, t["id"])["status"] == "playing"
+    await me.close()
+
+
+def test_a_rematch_of_a_seeded_table_deals_from_a_drawn_seed(tmp_path: Any) -> None:
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", start=True, kingdoms=1, rules="online", seed=77)
+
+        async def go() -> dict[str, Any]:
+            me = await Player.join(server.ws_base, t["id"], t["token"])
+            await me.play_to_end(random.Random(7), timeout=120)
+            await me.send({"type": "rematch"})
+            msg = await told_rematch(me)
+            await me.close()
+            return msg
+
+        msg = asyncio.run(go())
+        new = info(server, msg["code"])
+        assert new["seed"] is None and "seeded" not in new["options"]
+        assert server.app.state.hub.tables[msg["code"]].seed != 77
