@@ -79,7 +79,7 @@ async def test_friends_get_each_their_own_seat_at_the_rematch(server: LiveServer
     new = info(server, code)
     assert new["status"] == "lobby" and new["host_seat"] == 1  # friends meet in the lobby; Omar hosts
     assert [(s["kind"], s["name"]) for s in new["seats"][:2]] == [("human", "Lina"), ("human", "Omar")]
-    assert [s["kind"] for s in new["seats"][2:]] == ["open", "open"]  # room for more friends, else bots
+    assert [s["kind"] for s in new["seats"][2:]] == ["bot", "bot"]  # no open seat for a stranger to take
     # The spectator learns where the match went on, and no one's token.
     msg = await watcher.until(lambda m: m["type"] == "update" and m["table"]["rematch"] is not None)
     assert msg["table"]["rematch"]["code"] == code
@@ -96,7 +96,7 @@ async def test_friends_get_each_their_own_seat_at_the_rematch(server: LiveServer
         await p.close()
 
 
-async def test_a_player_away_at_the_rematch_is_told_when_he_comes_back(server: LiveServer) -> None:
+async def test_a_player_who_left_for_a_moment_is_told_when_he_comes_back(server: LiveServer) -> None:
     t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=9)
     r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
     omar_token = r.json()["token"]
@@ -113,6 +113,54 @@ async def test_a_player_away_at_the_rematch_is_told_when_he_comes_back(server: L
     seated = await Player.join(server.ws_base, code, msg["token"])
     assert seated.seat == 1
     for p in (lina, back, seated):
+        await p.close()
+
+
+async def test_a_seat_a_bot_took_over_stays_a_bot(tmp_path: Any) -> None:
+    """Omar left mid-match and a bot finished for him: the rematch seats that bot, not a human who may
+    never come, and Lina, the one player left, plays on at once."""
+    with live_server(tmp_path, grace=0.2) as server:
+        t = server.create(name="Lina", bots="easy", rules="online", kingdoms=1, seed=12)
+        r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+        omar = await Player.join(server.ws_base, t["id"], r.json()["token"])
+        lina = await Player.join(server.ws_base, t["id"], t["token"])
+        httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+        await omar.close()
+        await lina.until(lambda m: m["type"] == "update" and m["table"]["seats"][1]["away"], timeout=5)
+        await lina.play_to_end(random.Random(6), timeout=120)
+        await lina.send({"type": "rematch"})
+        msg = await told_rematch(lina)
+        new = info(server, msg["code"])
+        assert new["status"] == "playing" and new["seats"][1]["kind"] == "bot"
+        await lina.close()
+
+
+async def test_a_rematch_that_cannot_be_made_is_told_to_every_player(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=13)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    omar = await Player.join(server.ws_base, t["id"], r.json()["token"])
+    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    await asyncio.gather(lina.play_to_end(random.Random(8), 120), omar.play_to_end(random.Random(9), 120))
+    hub = server.app.state.hub
+    real = hub._open
+
+    async def broken(*args: Any) -> Any:
+        await asyncio.sleep(0.3)  # Omar asks meanwhile, and waits for the same table
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(hub, "_open", broken)
+    await lina.send({"type": "rematch"})
+    await asyncio.sleep(0.1)
+    await omar.send({"type": "rematch"})
+    for p in (lina, omar):
+        assert "could not be made" in await p.error()
+    monkeypatch.setattr(hub, "_open", real)
+    await omar.send({"type": "rematch"})  # asking again works
+    assert (await told_rematch(lina))["by"] == 1
+    for p in (lina, omar):
         await p.close()
 
 

@@ -949,7 +949,8 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
     assert "you" in lina.locator("[data-lobby-seat='0']").inner_text()
     watcher.click("#rematch-watch")
     watcher.wait_for_selector("[data-testid=lobby]")
-    assert watcher.locator("[data-cmd=take]").count() == 2  # the two seats bots held are open to friends
+    assert watcher.locator("[data-cmd=take]").count() == 0  # bots keep their seats: none for a stranger
+    assert "(Random)" in watcher.locator("[data-lobby-seat='2']").inner_text()
     omar.click("#start-match")
     for page in (lina, omar, watcher):
         page.wait_for_selector("[data-testid=board]")

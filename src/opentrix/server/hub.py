@@ -18,7 +18,6 @@ from ..bots import EXTERNAL, bot_names
 from ..rules import PRESETS, Rules, RulesError
 from .asyncstore import AsyncStore
 from .owner import dead_here, process_name
-from .protocol import BadMessage
 from .settings import Settings, database_url
 from .storage import PARKED, SeatRow, Storage, TableRow
 from .table import Table, TableError, new_token, rules_for, token_hash
@@ -367,26 +366,32 @@ class Hub:
     async def rematch(self, table: Table, seat: int | None) -> None:
         """A player at a finished match asks to play again: one new table for the same people, made once.
 
-        Each player of the old table gets a seat token for the same seat at the new one, on his own
-        connections only (now, or when he comes back to the old table). A lone player against bots plays
-        on at once; friends meet in the new table's lobby, hosted by whoever asked."""
+        Each player still at the table (connected, or back within the grace period) keeps his seat, with
+        a new token told to his own connections only; bots take every other seat, so the new table has
+        no open seat for a stranger to take. A lone player against bots plays on at once; friends meet
+        in the new table's lobby, hosted by whoever asked."""
         plan = await table.call(functools.partial(table.rematch_plan, seat))
         if plan is None:
             return  # made already (or being made): this seat has been, or will be, told
         assert seat is not None
         try:
-            tokens = {s.seat: new_token() for s in plan.seats if s.kind == "human"}
+            tokens = {p: new_token() for p in plan.players}
             start = len(tokens) == 1
             seats = [
                 SeatRow(s.seat, "human", s.name, self.settings.substitute_level, token_hash(tokens[s.seat]))
                 if s.seat in tokens
-                else SeatRow(s.seat, "bot" if start else "open", "", s.bot_level)
+                else SeatRow(s.seat, "bot", "", s.bot_level)  # a player's row keeps the level that stood in for him
                 for s in plan.seats
             ]
             status = "playing" if start else "lobby"
             new = await self._open(plan.rules, secrets.randbits(48), plan.options, seat, seats, status)
-        except Exception as e:
-            await table.call(table.rematch_failed)
+        except Exception:
             log.exception("table %s: the rematch could not be made", table.id)
-            raise BadMessage("the rematch could not be made; please try again") from e
-        await table.call(functools.partial(table.rematch_made, new.id, tokens, seat))
+            with contextlib.suppress(TableError):
+                await table.call(table.rematch_failed)  # tells every player, so none waits for ever
+            return
+        except asyncio.CancelledError:  # the server stops: let a later ask try again, if the table is still here
+            table.post(table.rematch_failed)
+            raise
+        with contextlib.suppress(TableError):  # the old table was put away meanwhile: nobody is left to tell
+            await table.call(functools.partial(table.rematch_made, new.id, tokens, seat))

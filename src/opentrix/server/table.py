@@ -187,6 +187,7 @@ class RematchPlan:
     rules: Rules
     options: dict[str, Any]
     seats: list[SeatRow]
+    players: list[int]  # the seats of the players still there, who keep them; bots take the others
 
 
 class Table:
@@ -607,10 +608,23 @@ class Table:
             return None  # under way: every player is told when it is ready
         self._rematching = True
         options = {k: v for k, v in self.options.items() if k != "seeded"}  # a drawn seed this time
-        return RematchPlan(self.rules, options, [s.row() for s in self.seats])
+        now, grace = time.monotonic(), self.settings.grace
+
+        def here(s: SeatState) -> bool:
+            """Connected, or gone for less than the grace period (a reload); not one a bot took over."""
+            gone = s.gone_since is not None and now - s.gone_since >= grace
+            return s.kind == "human" and not s.away and (bool(s.conns) or not gone)
+
+        players = [s.seat for s in self.seats if here(s)]
+        return RematchPlan(self.rules, options, [s.row() for s in self.seats], players)
 
     async def rematch_failed(self) -> None:
+        """Every player is told, the others who asked meanwhile included (they were waiting for it)."""
         self._rematching = False
+        text = error("the rematch could not be made; please try again")
+        for s in self.seats:
+            for c in s.conns:
+                c.send(text)
 
     async def rematch_made(self, code: str, tokens: dict[int, str], by: int) -> None:
         self._rematching = False

@@ -498,6 +498,8 @@ export function mountTable(root, code) {
       if (s.kind === "human") {
         const tags = [s.seat === st.seat ? t("lobby.you") : "", s.seat === info.host_seat ? t("lobby.host") : ""].filter(Boolean).join(", ");
         who = `<span class="who" dir="auto">${escapeHtml(s.name)}</span>${tags ? ` <small>(${tags})</small>` : ""}`;
+      } else if (s.kind === "bot") { // a rematch seats bots where players did not stay for it
+        who = `<span class="who">${escapeHtml(botName(s.seat))}</span> <small>(${escapeHtml(t(`level.${s.level}`))})</small>`;
       } else {
         who = `<span class="who">${t("seat.open")}</span><small>${t("lobby.open", { level: t(`level.${s.level}`) })}</small>`;
       }
