@@ -30,3 +30,18 @@ class Slow:
     def act(self, view: Any, legal: list[int]) -> int:
         time.sleep(self.seconds)
         return legal[0]
+
+
+class StuckOnce:
+    """Never answers its first move (a worker caught in a loop), then plays the first legal action. The
+    mark that it was stuck is a file, since every move thinks in a fresh copy of the bot."""
+
+    def __init__(self, mark: str) -> None:
+        self.mark = mark
+
+    def act(self, view: Any, legal: list[int]) -> int:
+        if not os.path.exists(self.mark):
+            with open(self.mark, "w"):
+                pass
+            time.sleep(3600)
+        return legal[0]

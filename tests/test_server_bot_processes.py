@@ -14,8 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bot_probe import ProcessNoting, Slow
+from bot_probe import ProcessNoting, Slow, StuckOnce
 from opentrix.server import table as table_module
+from opentrix.server import thinking
 from opentrix.server.table import Table
 from opentrix.server.thinking import Thinkers
 from test_server_fairness import Bots
@@ -122,6 +123,56 @@ async def test_a_worker_that_dies_leaves_no_move_unanswered() -> None:
         assert action == 1  # a fresh worker thinks the next move
     finally:
         pool.close()
+
+
+async def test_workers_that_stop_answering_are_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(thinking, "POOL_PATIENCE", 0.5)
+    before = children(os.getpid())
+    pool = Thinkers(1)
+    pool.warm_up()
+    try:
+        (stuck,) = children(os.getpid()) - before
+        since = time.monotonic()
+        move = pool.think(Slow(60), None, [1, 2])  # type: ignore[arg-type]
+        await asyncio.sleep(0.2)
+        assert not pool.overdue(since)
+        await asyncio.sleep(0.5)
+        assert pool.overdue(since)
+        pool.give_up(since)
+        error = await asyncio.wait_for(asyncio.gather(move, return_exceptions=True), 10)
+        assert pool.failed(error[0])  # failed as a dead worker's move: to be thought again
+        deadline = time.monotonic() + 10
+        while stuck in children(os.getpid()):
+            assert time.monotonic() < deadline, "the stuck worker was not ended"
+            await asyncio.sleep(0.05)
+        pool.give_up(since)  # the same old move again: the new workers are not to blame
+        action, _ = await pool.think(Slow(0), None, [1, 2])  # type: ignore[arg-type]
+        assert action == 1
+    finally:
+        pool.close()
+
+
+async def test_a_table_whose_move_is_never_answered_thinks_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(thinking, "POOL_PATIENCE", 1.0)
+    mark = str(tmp_path / "stuck")
+    monkeypatch.setattr(table_module, "make_bot", lambda level, seed: StuckOnce(mark))
+    with live_server(tmp_path, bot_processes=1) as server:
+        t = server.create(name="Lina", bots="hard", start=True, seed=3, kingdoms=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        rng = random.Random(1)
+        deadline = time.monotonic() + 30
+        bot_moves = 0
+        while bot_moves < 8:
+            assert time.monotonic() < deadline, "the table stopped at the stuck move"
+            await me.play_random(rng)
+            with contextlib.suppress(TimeoutError):
+                msg = await me.recv(0.3)
+                event = msg.get("event") or {}
+                bot_moves += event.get("kind") == "action" and event.get("seat") != 0
+        assert os.path.exists(mark) and not me.errors
+        await me.close()
 
 
 def test_ctrl_c_stops_a_server_and_its_bot_workers(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from opentrix.actions import to_str
 from opentrix.server import table as table_module
 from opentrix.server.hub import clean_name
 from opentrix.server.owner import _machine, dead_here
-from opentrix.server.table import TableError
+from opentrix.server.table import TableError, replay_actions, rules_for
 from opentrix.server.thinking import BOT_THREAD, THREAD
 from test_server_kit import LiveServer, Player, ServeProcess, free_port, live_server
 from test_web_table import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, hand_cards, new_page, shot
@@ -369,6 +369,7 @@ class Gate:
         self.thinking = threading.Event()
         self.release = threading.Event()
         self.answered: list[int] = []
+        self.calls: list[tuple[int, int, int, str]] = []  # the seat and position of every move asked for
         self.make_bot = table_module.make_bot  # the real one, before the test puts ``make`` in its place
 
     def make(self, level: str, seed: str) -> Any:
@@ -378,6 +379,7 @@ class Gate:
 
         class Held:
             def act(self, view: Any, legal: list[int]) -> int:
+                gate.calls.append((seat, len(view.history), len(view.plays), str(view.phase)))
                 if seat in gate.seats:
                     gate.thinking.set()
                     gate.release.wait(20)
@@ -506,3 +508,30 @@ def test_a_table_another_server_took_over_waits_for_nothing(server: LiveServer) 
         return table._wake_in()
 
     assert server.run(lose()) is None
+
+
+async def test_a_player_back_while_another_seats_bot_thinks_does_not_have_it_think_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lina's stand-in played for her; while the bot at seat 1 thinks, she takes her seat back. Its move is
+    still the one waited for: it is not thought a second time (which would hold the bot thread twice)."""
+    gate = Gate({1})
+    monkeypatch.setattr(table_module, "make_bot", gate.make)
+    with live_server(tmp_path, substitute_level="easy") as server:
+        seed = next(s for s in range(100) if replay_actions(rules_for("classic"), s, []).turn == 0)
+        t = server.create(name="Lina", bots="easy", start=True, seed=seed, kingdoms=1, timer=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        try:
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)
+            while not gate.thinking.is_set():  # the stand-in played; seat 1 thinks
+                await asyncio.sleep(0.02)
+            await me.send({"type": "back"})
+            await me.until(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["away"], 3)
+            await asyncio.sleep(0.3)
+            gate.release.set()
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 1, 5)
+            seat_1 = [c for c in gate.calls if c[0] == 1]
+            assert len(seat_1) == len(set(seat_1)), gate.calls  # no position thought twice
+        finally:
+            gate.release.set()
+            await me.close()

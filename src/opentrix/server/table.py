@@ -225,6 +225,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._bot_due: float | None = None
         self._thinking: asyncio.Future[tuple[int, Bot]] | None = None  # a bot's move being thought out
+        self._thinking_since = 0.0
         self._thought_again: tuple[int, int] | None = None  # the last position whose move a dead worker lost
         self._deadline: float | None = None
         self._deadline_key: tuple[int, int] | None = None
@@ -314,6 +315,8 @@ class Table:
         if self.lost or self.stopped:  # nothing is played here any more: only jobs wake the table
             return None
         times = [t for t in (self._bot_due, self._deadline, self._pause_until, self._watching_due) if t is not None]
+        if self._thinking is not None and (check := self.thinkers.check_every()) is not None:
+            times.append(time.monotonic() + check)
         if self.status == "playing":
             grace = self.settings.grace
             times += [s.gone_since + grace for s in self.seats if s.gone_since is not None and not s.away]
@@ -356,7 +359,12 @@ class Table:
                 self._deadline = None
                 if self._thinking is not None:
                     self._bot_due = None  # (a move timer that ran out set it): the move is under way
-                    return  # its move comes back through the inbox (``_bot_done``); calls are served meanwhile
+                    if not self.thinkers.overdue(self._thinking_since):
+                        return  # its move comes back through the inbox (``_bot_done``); calls are served meanwhile
+                    # Its answer was lost, or its worker is stuck: the workers are replaced, the move thought again.
+                    log.error("table %s: the move for seat %d was never answered; thinking it again", self.id, turn)
+                    self.thinkers.give_up(self._thinking_since)
+                    self._thinking = None
                 if self._bot_due is None:
                     self._bot_due = now + self.settings.bot_delay
                 if now < self._bot_due:
@@ -448,7 +456,7 @@ class Table:
             state.bot = make_bot(level, seed=f"{self.seed}:{seat}")
         position = self._position()
         thinking = self.thinkers.think(state.bot, v, legal)
-        self._thinking = thinking
+        self._thinking, self._thinking_since = thinking, time.monotonic()
 
         def done(f: asyncio.Future[tuple[int, Bot]]) -> None:
             if not f.cancelled() and not self.stopped:
@@ -466,7 +474,7 @@ class Table:
         error = thought.exception()
         again = False
         if error is None:
-            action, self.seats[seat].bot = thought.result()  # a worker process sends back the bot it ran
+            action, thinker = thought.result()
         elif again := self.thinkers.failed(error):
             log.warning("table %s: the worker thinking for seat %d died", self.id, seat)
         else:
@@ -482,6 +490,8 @@ class Table:
         elif action not in legal:
             log.error("table %s: bot at seat %d chose an illegal action %r", self.id, seat, action)
             action = legal[0]
+        else:
+            self.seats[seat].bot = thinker  # a worker process sends back the bot it ran: its random state goes on
         await self._apply(seat, action)
 
     async def act(self, conn: Connection, action: int, claimed_seat: int | None) -> None:
@@ -517,7 +527,8 @@ class Table:
 
     def _reclaim(self, state: SeatState) -> None:
         state.away = False
-        self._thinking = None  # the stand-in's move, if it still thinks, is not waited for (nor played)
+        if self.match.turn == state.seat:  # the stand-in's move, if it still thinks, is not waited for (nor played)
+            self._thinking = None
         state.gone_since = None if state.conns else state.gone_since
         self._bot_due = None
         self._deadline_key = None

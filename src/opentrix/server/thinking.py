@@ -28,6 +28,13 @@ log = logging.getLogger("opentrix.server")
 
 BOT_THREAD = "opentrix-bot"
 
+# A pool that has answered nothing for this long while a move waited is taken for dead; one move that
+# waited this long, answered or not, means a stuck worker. Both are far beyond a hard bot's second a move,
+# even behind a long queue. (On Python 3.11 a worker dying as a move is handed to it can leave that move
+# unanswered with the pool not even marked broken; a bot caught in a loop never answers.)
+POOL_PATIENCE = 60.0
+MOVE_PATIENCE = 300.0
+
 
 def _think(bot: Bot, v: View, legal: list[int]) -> tuple[int, Bot]:
     """A bot's move in a worker process, with the bot as it is after thinking."""
@@ -61,6 +68,8 @@ class Thinkers:
             raise ValueError(f"bot processes must be 0 (one thread) or more, not {processes}")
         self.processes = processes
         self._pool: Executor = self._new_pool()
+        self._answered = time.monotonic()  # when the workers last answered a move
+        self._renewed = 0.0  # when the workers were last replaced
 
     def _new_pool(self) -> Executor:
         if self.processes == 0:
@@ -80,10 +89,41 @@ class Thinkers:
         if self.processes == 0:
             return loop.run_in_executor(self._pool, lambda: (int(bot.act(v, legal)), bot))
         try:
-            return loop.run_in_executor(self._pool, _think, bot, v, legal)
+            thinking = loop.run_in_executor(self._pool, _think, bot, v, legal)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh and carry on
             self.renew()
-            return loop.run_in_executor(self._pool, _think, bot, v, legal)
+            thinking = loop.run_in_executor(self._pool, _think, bot, v, legal)
+        thinking.add_done_callback(self._answer)
+        return thinking
+
+    def _answer(self, _: object) -> None:
+        self._answered = time.monotonic()
+
+    def check_every(self) -> float | None:
+        """How often a table whose move is out should ask ``overdue`` (None: never, on the thread)."""
+        return POOL_PATIENCE / 4 if self.processes else None
+
+    def overdue(self, since: float) -> bool:
+        """Whether a move handed to the workers at ``since`` will never come back. A bot stuck on the
+        thread cannot be stopped, so there the answer is always no."""
+        if self.processes == 0:
+            return False
+        now = time.monotonic()
+        silent = now - max(self._answered, since) >= POOL_PATIENCE
+        return silent or now - since >= MOVE_PATIENCE
+
+    def give_up(self, since: float) -> None:
+        """The move handed over at ``since`` was never answered: if the workers it went to are still the
+        ones at work, end them (one may be stuck) and start new ones; the moves they held fail as a dead
+        worker's do, and are thought again. (A move handed to workers already replaced is simply thought
+        again: the new ones are not to blame.)"""
+        if self.processes == 0 or since < self._renewed:
+            return
+        log.error("the bot workers stopped answering; starting new ones")
+        workers = list((getattr(self._pool, "_processes", None) or {}).values())  # gone once shut down
+        self.renew()
+        for worker in workers:
+            worker.terminate()
 
     def failed(self, error: BaseException) -> bool:
         """A move came back with ``error``. True if a worker died under it (killed, out of memory), not the
@@ -105,7 +145,9 @@ class Thinkers:
 
     def renew(self) -> None:
         old, self._pool = self._pool, self._new_pool()
-        old.shutdown(wait=False, cancel_futures=True)
+        self._renewed = time.monotonic()
+        # Not cancelled: a move cancelled here would never be answered; failed, its table thinks it again.
+        old.shutdown(wait=False)
 
     def warm_up(self) -> None:
         """Start the worker processes now (each imports the bots once), not at the first bot's move."""
