@@ -666,3 +666,64 @@ async def test_in_a_tall_terminal_the_typed_line_stays_under_the_question() -> N
         entry = next(i for i, line in enumerate(lines) if line.startswith("> "))
         assert question < entry <= question + 2  # the message's row between them
         assert "scores" in lines[-1]  # the footer still at the bottom
+
+
+def finished_session(save: Path | None = None) -> PlaySession:
+    s = PlaySession("online", ["easy", "random", "medium"], seed=9, save=save)
+    s.rules = Rules.preset("online", kingdoms=1)
+    s.match = Match(s.rules, seed=s.seed)
+    play_out(s, random.Random(9))
+    s.save()
+    return s
+
+
+async def test_enter_after_the_match_starts_another_with_the_same_bots() -> None:
+    s = finished_session()
+    app = PlayApp(s, Glyphs(), pause=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "Press Enter for another match" in " ".join(screen_text(app).split())
+        await pilot.press("enter")
+        await settle(app, pilot)
+        new = app.session
+        assert new is not s and not new.match.is_over and new.seed != s.seed
+        assert new.levels == ["easy", "random", "medium"] and new.rules == s.rules
+        assert "A new match." in screen_text(app)
+
+
+async def test_a_saved_match_is_kept_aside_when_another_begins(tmp_path: Path) -> None:
+    save = tmp_path / "trix.json"
+    (tmp_path / "trix-1.json").write_text("an older match\n")  # taken: the next free name is used
+    s = finished_session(save)
+    finished = save.read_text()
+    app = PlayApp(s, Glyphs(), pause=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert (tmp_path / "trix-2.json").read_text() == finished  # the finished match, whole
+        assert (tmp_path / "trix-1.json").read_text() == "an older match\n"
+        kept = " ".join(screen_text(app).split())
+        assert "The finished one is kept in" in kept and "trix-2.json" in kept
+    # The save file holds the new match, and taking it up works as for any match.
+    taken_up = PlaySession.open(None, None, None, save)
+    assert taken_up.seed == app.session.seed and not taken_up.match.is_over
+
+
+async def test_a_finished_match_that_cannot_be_moved_aside_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save = tmp_path / "trix.json"
+    s = finished_session(save)
+
+    def refuse(*_: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("opentrix.tui.session.os.replace", refuse)
+    app = PlayApp(s, Glyphs(), pause=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.session is s and s.match.is_over
+        assert "could not keep the finished match aside: Permission denied" in " ".join(screen_text(app).split())

@@ -248,9 +248,9 @@ class PlayApp(TrixApp):
         g = self.g
         if v.match_over:
             if not v.winners:
-                return Text("The match is over. Ctrl+Q quits.")
+                return Text("The match is over.\nPress Enter for another match, Ctrl+Q to quit.")
             result = render.result(v.winners, v.totals, v.rules.partnership, self.names)
-            return Text(f"The match is over: {result}. Ctrl+Q quits.", style="bold")
+            return Text(f"The match is over: {result}.\nPress Enter for another match, Ctrl+Q to quit.", style="bold")
         if v.phase == Phase.DEAL_OVER:
             if v.thrown_in is not None:
                 head = f"{self.names[v.thrown_in]} claimed a redeal: the same king deals again."
@@ -469,7 +469,7 @@ class PlayApp(TrixApp):
                 return
             self.submit(action)
             return
-        your_move = v.to_act or (v.phase == Phase.DEAL_OVER and not v.match_over)
+        your_move = v.to_act or v.phase == Phase.DEAL_OVER  # the end of a match too
         if your_move and self.enter_hurried and min(now - self.turn_began, now - last) < ENTER_GRACE:
             self.say("Your turn now: Enter hurried the bots, so it played nothing. Press it again to go on.")
             self.refresh_table()
@@ -484,9 +484,28 @@ class PlayApp(TrixApp):
             self.last_event = ""
             self.say("")
             self.step()
+        elif v.match_over:
+            self.another_match()
         elif not v.match_over:
             self.enter_hurried = True
             self.hurry.set()
+
+    def another_match(self) -> None:
+        """The same rules and bots again, from a new seed; a saved match keeps its record (moved aside)."""
+        try:
+            session, kept = self.session.another()
+        except OSError as e:
+            self.say(f"could not keep the finished match aside: {e.strerror or e}; nothing was changed")
+            self.refresh_table()
+            return
+        self.session = session
+        self.names = [session.name(s) for s in range(4)]
+        self.typed, self.cursor, self.last_event = "", 0, ""
+        self.decision_key = None
+        self._hint_bot = None
+        self.hints_given = 0
+        self.say(f"A new match. The finished one is kept in {kept}." if kept else "A new match.")
+        self.step()
 
     def action_backspace(self) -> None:
         self.typed = self.typed[:-1]

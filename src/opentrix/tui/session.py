@@ -341,6 +341,18 @@ class PlaySession:
 
     # -- saving ------------------------------------------------------------------------------------------
 
+    def another(self) -> tuple[PlaySession, Path | None]:
+        """A new match with the same rules and bots, dealt from a new seed, and where the finished one
+        was kept: the ``--save`` file goes on holding the match under way, so the finished match moves
+        next to it under a numbered name (``trix.json`` to ``trix-1.json``). OSError if it cannot move."""
+        kept = None
+        if self.save_path is not None and self.save_path.is_file():
+            kept = _free_name(self.save_path)
+            os.replace(self.save_path, kept)
+        new = PlaySession(self.rules, self.levels, None, self.save_path)
+        new.save()
+        return new, kept
+
     def save(self) -> None:
         """Write the record so far and the seed (if saving); a failure is kept in ``save_error``, not raised.
 
@@ -358,6 +370,14 @@ class PlaySession:
             self.save_error = None
         except OSError as e:
             self.save_error = f"could not save to {self.save_path}: {e.strerror or e}"
+
+
+def _free_name(path: Path) -> Path:
+    """``path`` with the first free number added to its name: trix.json, then trix-1.json, trix-2.json."""
+    n = 1
+    while (found := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
+        n += 1
+    return found
 
 
 _PHRASES = {
