@@ -421,7 +421,7 @@ async def test_a_table_answers_while_its_bot_thinks(server: LiveServer, monkeypa
         assert watcher.view is not None
         turn = watcher.view["turn"]
         msg = await watcher.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "action")
-        assert msg["event"]["seat"] == turn and len(gate.answered) == 1
+        assert msg["event"]["seat"] == turn and gate.answered  # (the next bot may have answered too)
         await watcher.close()
     finally:
         gate.release.set()

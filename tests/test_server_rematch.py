@@ -135,6 +135,22 @@ async def test_a_seat_a_bot_took_over_stays_a_bot(tmp_path: Any) -> None:
         await lina.close()
 
 
+async def test_a_player_whose_stand_in_finished_the_match_can_still_ask_for_a_rematch(tmp_path: Any) -> None:
+    """Lina let her move timer run out and a bot played the match out for her: her asking for a rematch
+    says she is there, so she keeps her seat and hosts it (it once made a table of four bots)."""
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", start=True, rules="online", kingdoms=1, seed=14, timer=1)
+        lina = await Player.join(server.ws_base, t["id"], t["token"])
+        await lina.until(lambda m: m["type"] == "update" and m["view"]["match_over"], timeout=120)
+        assert lina.table is not None and lina.table["seats"][0]["away"]
+        await lina.send({"type": "rematch"})
+        msg = await told_rematch(lina)
+        new = info(server, msg["code"])
+        assert new["status"] == "playing" and new["host_seat"] == 0
+        assert new["seats"][0]["kind"] == "human" and new["seats"][0]["name"] == "Lina"
+        await lina.close()
+
+
 async def test_a_rematch_that_cannot_be_made_is_told_to_every_player(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -719,11 +720,30 @@ async def test_a_finished_match_that_cannot_be_moved_aside_stays(
     def refuse(*_: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("opentrix.tui.session.os.replace", refuse)
+    monkeypatch.setattr("opentrix.tui.session.os.link", refuse)
     app = PlayApp(s, Glyphs(), pause=0.0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("enter")
         await settle(app, pilot)
-        assert app.session is s and s.match.is_over
+        assert app.session is s and s.match.is_over and save.is_file()
+        assert not list(tmp_path.glob("trix-*.json"))
         assert "could not keep the finished match aside: Permission denied" in " ".join(screen_text(app).split())
+
+
+async def test_enter_that_hurried_the_bots_through_the_last_trick_does_not_start_another_match() -> None:
+    """The last bot card ends the match while Enter is still being pressed to hurry them: that press
+    must leave the result on the screen, not start a new match over it."""
+    s = finished_session()
+    app = PlayApp(s, Glyphs(), pause=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.enter_hurried = True
+        app.turn_began = time.monotonic()  # as the bots leave it when they hand the turn back
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.session is s and "Enter hurried the bots" in " ".join(screen_text(app).split())
+        await pilot.pause(ENTER_GRACE + 0.1)
+        await pilot.press("enter")  # pressed again, deliberately: another match
+        await settle(app, pilot)
+        assert app.session is not s

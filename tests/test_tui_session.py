@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -382,3 +383,41 @@ def test_the_exit_line_names_a_seed_the_save_file_takes(
     assert out.startswith("seed 11: 1 deal finished,")  # one deal, not "1 deals"
     assert f"take it up with: opentrix play --terminal --save {path}" in out
     assert PlaySession.open(None, None, 11, path).seed == 11
+
+
+def test_the_exit_line_is_about_the_match_under_way_after_another_began(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Enter after a finished match started another: the exit line names that one's seed, and how to
+    take it up, not the finished match that moved aside."""
+    from opentrix.tui import play_terminal
+    from opentrix.tui.play_app import PlayApp
+
+    path = tmp_path / "match.json"
+    started: list[PlaySession] = []
+
+    def play_one_and_start_another(self: PlayApp) -> None:
+        s = self.session
+        s.rules = Rules.preset("online", kingdoms=1)
+        s.match = Match(s.rules, seed=s.seed)
+        rng = random.Random(3)
+        while not s.match.is_over:
+            if s.match.phase == Phase.DEAL_OVER:
+                s.next_deal()
+            elif s.your_turn:
+                s.play(rng.choice(s.view().legal_actions))
+            else:
+                seat = s.bot_to_act()
+                assert seat is not None
+                bot, v, legal = s.bot_inputs(seat)
+                s.apply_bot(seat, bot.act(v, legal))
+        self.session, _ = s.another()
+        started.append(self.session)
+
+    monkeypatch.setattr(PlayApp, "run", play_one_and_start_another)
+    play_terminal("online", ["random"] * 3, 5, path)
+    out = capsys.readouterr().out
+    (new,) = started
+    assert out.startswith(f"seed {new.seed}: 0 deals finished,"), out
+    assert f"take it up with: opentrix play --terminal --save {path}" in out
+    assert (tmp_path / "match-1.json").is_file()

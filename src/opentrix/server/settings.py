@@ -49,7 +49,7 @@ class Settings:
     # Largest client message accepted, in bytes.
     max_message: int = 4096
     # Worker processes the tables' bots think in; 0: one thread in the server's process (see
-    # ``server/thinking.py``). More use more cores, each worker ~45 MB.
+    # ``server/thinking.py``). More use more cores, each worker ~30–45 MB.
     bot_processes: int = 0
     # Bot level that plays for a human who is away.
     substitute_level: str = "medium"

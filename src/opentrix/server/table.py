@@ -626,7 +626,8 @@ class Table:
             gone = s.gone_since is not None and now - s.gone_since >= grace
             return s.kind == "human" and not s.away and (bool(s.conns) or not gone)
 
-        players = [s.seat for s in self.seats if here(s)]
+        # The one who asks is there, whoever played his last cards: he hosts the rematch.
+        players = [s.seat for s in self.seats if here(s) or s.seat == seat]
         return RematchPlan(self.rules, options, [s.row() for s in self.seats], players)
 
     async def rematch_failed(self) -> None:

@@ -469,7 +469,7 @@ class PlayApp(TrixApp):
                 return
             self.submit(action)
             return
-        your_move = v.to_act or v.phase == Phase.DEAL_OVER  # the end of a match too
+        your_move = v.to_act or v.phase >= Phase.DEAL_OVER  # the end of a match too: Enter starts another
         if your_move and self.enter_hurried and min(now - self.turn_began, now - last) < ENTER_GRACE:
             self.say("Your turn now: Enter hurried the bots, so it played nothing. Press it again to go on.")
             self.refresh_table()
@@ -494,8 +494,8 @@ class PlayApp(TrixApp):
         """The same rules and bots again, from a new seed; a saved match keeps its record (moved aside)."""
         try:
             session, kept = self.session.another()
-        except OSError as e:
-            self.say(f"could not keep the finished match aside: {e.strerror or e}; nothing was changed")
+        except ValueError as e:
+            self.say(f"{e}; nothing was changed")
             self.refresh_table()
             return
         self.session = session

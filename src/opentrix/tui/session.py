@@ -344,12 +344,18 @@ class PlaySession:
     def another(self) -> tuple[PlaySession, Path | None]:
         """A new match with the same rules and bots, dealt from a new seed, and where the finished one
         was kept: the ``--save`` file goes on holding the match under way, so the finished match moves
-        next to it under a numbered name (``trix.json`` to ``trix-1.json``). OSError if it cannot move."""
+        next to it under a numbered name (``trix.json`` to ``trix-1.json``). ValueError, with nothing
+        changed, if the finished match cannot be saved whole or kept aside."""
+        new = PlaySession(self.rules, self.levels, None, self.save_path)  # checks the file can be written
         kept = None
-        if self.save_path is not None and self.save_path.is_file():
-            kept = _free_name(self.save_path)
-            os.replace(self.save_path, kept)
-        new = PlaySession(self.rules, self.levels, None, self.save_path)
+        if self.save_path is not None:
+            self.save()  # the last save may have failed: the record kept must be whole
+            if self.save_error:
+                raise ValueError(self.save_error)
+            try:
+                kept = _keep_aside(self.save_path)
+            except OSError as e:
+                raise ValueError(f"could not keep the finished match aside: {e.strerror or e}") from None
         new.save()
         return new, kept
 
@@ -372,12 +378,19 @@ class PlaySession:
             self.save_error = f"could not save to {self.save_path}: {e.strerror or e}"
 
 
-def _free_name(path: Path) -> Path:
-    """``path`` with the first free number added to its name: trix.json, then trix-1.json, trix-2.json."""
+def _keep_aside(path: Path) -> Path:
+    """Move ``path`` to the first free numbered name next to it (trix.json to trix-1.json, trix-2.json);
+    never over a file, not even one made meanwhile (a hard link is refused where a file exists)."""
     n = 1
-    while (found := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
-        n += 1
-    return found
+    while True:
+        kept = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        try:
+            os.link(path, kept)
+        except FileExistsError:
+            n += 1
+            continue
+        path.unlink()
+        return kept
 
 
 _PHRASES = {

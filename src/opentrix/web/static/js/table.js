@@ -60,6 +60,7 @@ export function mountTable(root, code) {
   function onMessage(msg) {
     if (msg.type === "welcome") {
       st.seat = msg.seat;
+      st.rematchAsked = false; // an ask lost with the old connection can be made again
       if (st.epoch !== msg.epoch) st.n = null;
       st.epoch = msg.epoch;
       return;
@@ -472,7 +473,7 @@ export function mountTable(root, code) {
         : `<div class="row"><button class="btn" data-cmd="rematch" id="rematch">${t("dlg.rematch")}</button></div>`;
     }
     const mine = st.seat !== null && savedSeat(re.code);
-    const asked = re.seat === st.seat ? "" : `<p data-testid="rematch-asked">${escapeHtml(t("dlg.rematch.asked", { name: seatName(re.seat) }))}</p>`;
+    const asked = re.seat === st.seat ? "" : `<p data-testid="rematch-asked">${escapeHtml(t("dlg.rematch.asked", { name: `\u2068${seatName(re.seat)}\u2069` }))}</p>`;
     return mine
       ? `${asked}<div class="row"><a class="btn" id="rematch-join" href="/t/${re.code}" data-link>${t("dlg.rematch.join")}</a></div>`
       : `<div class="row"><a class="btn secondary" id="rematch-watch" href="/t/${re.code}" data-link>${t("dlg.rematch.watch")}</a></div>`;
@@ -541,7 +542,10 @@ export function mountTable(root, code) {
     const cmd = el.dataset.cmd;
     if (cmd === "next") { send({ type: "next" }); st.info.ready = [...(st.info.ready || []), st.seat]; render(); }
     else if (cmd === "back") send({ type: "back" });
-    else if (cmd === "rematch") { st.rematchAsked = true; send({ type: "rematch" }); render(); }
+    else if (cmd === "rematch") {
+      if (!st.connected) { toast(t("dlg.rematch.offline")); return; }
+      st.rematchAsked = true; send({ type: "rematch" }); render();
+    }
     else if (cmd === "scores" || cmd === "last") {
       st.drawer = st.drawer === cmd ? null : cmd;
       render();
