@@ -53,6 +53,11 @@ async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServe
     await again.until(lambda m: m["type"] == "update")
     assert again.view is not None and again.view["hand"]  # dealt, and playing
     await again.close()
+    # Put away, the finished match still shows where it went on (its seat tokens are not kept).
+    await asyncio.to_thread(server.put_away, t["id"])
+    stored = info(server, t["id"])
+    assert stored["stored"] is True and stored["rematch"] == {"code": msg["code"], "seat": 0}
+    assert msg["token"] not in str(stored)
 
 
 async def test_friends_get_each_their_own_seat_at_the_rematch(server: LiveServer) -> None:

@@ -956,6 +956,13 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
     for page in (lina, omar, watcher):
         page.wait_for_selector("[data-testid=board]")
     assert len(hand_cards(lina)) == len(hand_cards(omar)) == 13 and not hand_cards(watcher)
+    # The old link, once its table is put away, still leads on: to her seat for Lina, to watch for others.
+    server.put_away(t["id"])
+    lina.goto(f"{server.base}/t/{t['id']}?lang=en")
+    lina.locator("[data-testid=finished] #rematch-join").wait_for()
+    watcher.goto(f"{server.base}/t/{t['id']}?lang=en")
+    watcher.locator("[data-testid=finished] #rematch-watch").click()
+    watcher.wait_for_selector("[data-testid=board]")
     assert not errors, errors
     for page in (lina, omar, watcher):
         page.context.close()

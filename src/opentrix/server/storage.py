@@ -228,6 +228,12 @@ class Storage:
                 )
             conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(updated_at=_now()))
 
+    def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            self._fence(conn, [table_id])
+            values = {"options": json.dumps(options), "updated_at": _now()}
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(**values))
+
     def set_status(self, table_id: str, status: str) -> None:
         if status not in STATUSES:
             raise ValueError(f"unknown table status {status!r}")

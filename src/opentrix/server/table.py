@@ -141,6 +141,9 @@ def seed_facts(seed: int, options: dict[str, Any]) -> dict[str, Any]:
     return {"seed": seed if chosen else None, "seed_text": str(seed) if chosen else None}
 
 
+REMATCH = "rematch"  # the option a finished table keeps its rematch under: {"code": ..., "seat": ...}
+
+
 def stored_summary(row: TableRow) -> dict[str, Any]:
     """Public facts about a table no server has loaded (a finished match put away): who sat where and
     how it ended, so that its page can still show the standings. ``stored`` tells the client so. Of a
@@ -164,6 +167,7 @@ def stored_summary(row: TableRow) -> dict[str, Any]:
         "totals": list(match.totals),
         "winners": list(match.winners),
         "match_over": match.is_over,
+        "rematch": row.options.get(REMATCH),
     }
     if rules.partnership:
         doc["team_totals"] = match.team_totals()
@@ -618,7 +622,7 @@ class Table:
         if self._rematching:
             return None  # under way: every player is told when it is ready
         self._rematching = True
-        options = {k: v for k, v in self.options.items() if k != "seeded"}  # a drawn seed this time
+        options = {k: v for k, v in self.options.items() if k not in ("seeded", REMATCH)}  # a drawn seed this time
         now, grace = time.monotonic(), self.settings.grace
 
         def here(s: SeatState) -> bool:
@@ -642,6 +646,11 @@ class Table:
         self._rematching = False
         self.rematch_code, self._rematch_tokens, self._rematch_by = code, tokens, by
         self._broadcast({"kind": "rematch", "code": code, "seat": by})
+        try:  # kept with the finished match, so its page shows the way on once the table is put away
+            options = {**self.options, REMATCH: {"code": code, "seat": by}}
+            await self.store.run(self.store.storage.set_options, self.id, options)
+        except Exception:
+            log.exception("table %s: could not store where the rematch is", self.id)
         for s in self.seats:
             self._tell_rematch(s.seat)
 

@@ -472,7 +472,7 @@ export function mountTable(root, code) {
         ? `<div class="row"><button class="btn" disabled>${t("dlg.rematch.wait")}</button></div>`
         : `<div class="row"><button class="btn" data-cmd="rematch" id="rematch">${t("dlg.rematch")}</button></div>`;
     }
-    const mine = st.seat !== null && savedSeat(re.code);
+    const mine = Boolean(savedSeat(re.code)); // a player of the old table holds a seat there
     const asked = re.seat === st.seat ? "" : `<p data-testid="rematch-asked">${escapeHtml(t("dlg.rematch.asked", { name: `\u2068${seatName(re.seat)}\u2069` }))}</p>`;
     return mine
       ? `${asked}<div class="row"><a class="btn" id="rematch-join" href="/t/${re.code}" data-link>${t("dlg.rematch.join")}</a></div>`
@@ -527,6 +527,7 @@ export function mountTable(root, code) {
       ? `<p><b>${escapeHtml(headlineText(info.winners, info.team_totals))}</b></p>${standingsHTML(info.totals, info.winners, info.team_totals)}`
       : "";
     return `<div class="page"><div class="panel" data-testid="finished"><h2>${t("dlg.matchover")}</h2>${result}`
+      + (info && info.rematch ? rematchHTML() : "")
       + `<div class="row" style="display:flex;gap:10px"><a class="btn" href="/replay/${code}" data-link>${t("dlg.replay")}</a>`
       + `<a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a></div></div></div>`;
   }
