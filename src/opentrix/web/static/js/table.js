@@ -325,7 +325,8 @@ export function mountTable(root, code) {
       const buttons = answers.map((a) => {
         if (a === "no double") return `<button class="btn secondary" data-action="no double">${t("dlg.nodouble")}</button>`;
         const cards = a.replace(/^double /, "").split(" ").map(cardLabel).join(" + ");
-        return `<button class="btn" data-action="${a}">${t("dlg.double.card", { card: cards })}</button>`;
+        // left to right inside Arabic too: "K♥", not "♥K"
+        return `<button class="btn" data-action="${a}">${t("dlg.double.card", { card: `<bdi dir="ltr">${cards}</bdi>` })}</button>`;
       }).join("");
       return `<div class="dialog floating-dialog" id="double-dialog" ${dialogAttrs("double-dialog")}><h2 id="double-dialog-title">${t("dlg.double")}</h2><p id="double-dialog-sub">${t("dlg.double.sub")}</p><div class="row">${buttons}</div></div>`;
     }
@@ -411,12 +412,12 @@ export function mountTable(root, code) {
     let rows;
     if (teamTotals) {
       const teams = [[0, 2], [1, 3]].sort((x, y) => teamTotals[y[0]] - teamTotals[x[0]]);
-      rows = teams.map(([a, b]) => `<tr class="${winners.includes(a) ? "winner-row" : ""}"><td dir="auto">${escapeHtml(t("team.a", { a: seatName(a), b: seatName(b) }))}`
+      rows = teams.map(([a, b]) => `<tr class="${winners.includes(a) ? "winner-row" : ""}"><td><bdi>${escapeHtml(t("team.a", { a: seatName(a), b: seatName(b) }))}</bdi>`
         + `<br><small dir="auto">${escapeHtml(seatName(a))} ${totals[a]} · ${escapeHtml(seatName(b))} ${totals[b]}</small></td>`
         + `<td class="${scoreClass(teamTotals[a])}">${teamTotals[a]}</td></tr>`).join("");
     } else {
       const order = [0, 1, 2, 3].sort((a, b) => totals[b] - totals[a]);
-      rows = order.map((s) => `<tr class="${winners.includes(s) ? "winner-row" : ""}"><td dir="auto">${escapeHtml(seatName(s))}</td><td class="${scoreClass(totals[s])}">${totals[s]}</td></tr>`).join("");
+      rows = order.map((s) => `<tr class="${winners.includes(s) ? "winner-row" : ""}"><td><bdi>${escapeHtml(seatName(s))}</bdi></td><td class="${scoreClass(totals[s])}">${totals[s]}</td></tr>`).join("");
     }
     const who = teamTotals ? t("dlg.team") : t("dlg.player");
     return `<table class="scores" id="standings"><thead><tr><th>${who}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -429,7 +430,7 @@ export function mountTable(root, code) {
     if (last.thrown_in !== null) {
       return `<p id="deal-summary-sub">${escapeHtml(t("dlg.thrownin", { name: seatName(last.thrown_in) }))}</p>`;
     }
-    const rows = [0, 1, 2, 3].map((s) => `<tr><td dir="auto">${seatNameHTML(s)}</td><td>${tookText(s)}</td><td class="${scoreClass(last.scores[s])}">${last.scores[s]}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
+    const rows = [0, 1, 2, 3].map((s) => `<tr><td><bdi>${seatNameHTML(s)}</bdi></td><td>${tookText(s)}</td><td class="${scoreClass(last.scores[s])}">${last.scores[s]}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
     return `<p id="deal-summary-sub"><b>${escapeHtml(contractName(last.contract))}</b> · ♛ ${escapeHtml(seatName(last.king))}</p>`
       + `<table class="scores" data-testid="last-deal"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.took")}</th><th>${t("dlg.deal")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
@@ -497,7 +498,7 @@ export function mountTable(root, code) {
     const seats = info.seats.map((s) => {
       let who;
       if (s.kind === "human") {
-        const tags = [s.seat === st.seat ? t("lobby.you") : "", s.seat === info.host_seat ? t("lobby.host") : ""].filter(Boolean).join(", ");
+        const tags = [s.seat === st.seat ? t("lobby.you") : "", s.seat === info.host_seat ? t("lobby.host") : ""].filter(Boolean).join(t("list.sep"));
         who = `<span class="who" dir="auto">${escapeHtml(s.name)}</span>${tags ? ` <small>(${tags})</small>` : ""}`;
       } else if (s.kind === "bot") { // a rematch seats bots where players did not stay for it
         who = `<span class="who">${escapeHtml(botName(s.seat))}</span> <small>(${escapeHtml(t(`level.${s.level}`))})</small>`;
@@ -507,7 +508,8 @@ export function mountTable(root, code) {
       const take = !seated && s.kind === "open" ? `<button class="btn small" data-cmd="take" data-seat="${s.seat}">${t("lobby.take")}</button>` : "";
       return `<div class="seatcard" data-lobby-seat="${s.seat}">${who}${take}</div>`;
     }).join("");
-    const nameField = !seated
+    const open = info.seats.some((s) => s.kind === "open"); // none at a rematch: bots hold the other seats
+    const nameField = !seated && open
       ? `<label class="field">${t("lobby.yourname")}<input type="text" id="join-name" maxlength="40" value="${escapeHtml(st.joinName)}"></label><p>${t("lobby.watch")}</p>` : "";
     let footer = "";
     if (seated && st.seat === info.host_seat) footer = `<button class="btn" data-cmd="start" id="start-match">${t("lobby.start")}</button>`;
@@ -526,7 +528,7 @@ export function mountTable(root, code) {
     const result = known && info.winners.length
       ? `<p><b>${escapeHtml(headlineText(info.winners, info.team_totals))}</b></p>${standingsHTML(info.totals, info.winners, info.team_totals)}`
       : "";
-    return `<div class="page"><div class="panel" data-testid="finished"><h2>${t("dlg.matchover")}</h2>${result}`
+    return `<div class="page"><div class="panel finished" data-testid="finished"><h2>${t("dlg.matchover")}</h2>${result}`
       + (info && info.rematch ? rematchHTML() : "")
       + `<div class="row" style="display:flex;gap:10px"><a class="btn" href="/replay/${code}" data-link>${t("dlg.replay")}</a>`
       + `<a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a></div></div></div>`;
