@@ -912,8 +912,9 @@ def test_the_pages_keep_to_the_content_security_policy(browser: Browser, server:
     page.context.close()
 
 
-def test_friends_play_again_with_the_rematch_button(browser: Browser, server: LiveServer) -> None:
-    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=6)
+def finished_by_friends(server: LiveServer, seed: int) -> tuple[dict[str, Any], dict[int, str]]:
+    """A one-kingdom match Lina (seat 0) and Omar (seat 1) played to its end; the table and their tokens."""
+    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=seed)
     r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
     tokens = {0: t["token"], 1: r.json()["token"]}
 
@@ -926,6 +927,11 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
 
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, finish()).result(timeout=120)
+    return t, tokens
+
+
+def test_friends_play_again_with_the_rematch_button(browser: Browser, server: LiveServer) -> None:
+    t, tokens = finished_by_friends(server, 6)
     errors: list[str] = []
     lina, omar, watcher = (new_page(browser, d, errors) for d in (DESKTOP, PHONE, DESKTOP))
     lina.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={tokens[0]}")
@@ -965,4 +971,31 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
     watcher.wait_for_selector("[data-testid=board]")
     assert not errors, errors
     for page in (lina, omar, watcher):
+        page.context.close()
+
+
+def test_a_player_who_asked_for_a_rematch_goes_to_it_even_if_another_asked_first(
+    browser: Browser, server: LiveServer
+) -> None:
+    """Lina and Omar press Rematch at the same moment and Omar's ask is the one that counts: Lina, who
+    asked too, goes straight to the new table rather than being asked whether to join it."""
+    t, tokens = finished_by_friends(server, 7)
+    errors: list[str] = []
+    lina, omar = new_page(browser, PHONE, errors), new_page(browser, DESKTOP, errors)
+
+    def hold_the_rematch_ask(ws: Any) -> None:  # Lina's ask is "still on its way" when Omar's arrives
+        to_server = ws.connect_to_server()
+        ws.on_message(lambda m: None if '"rematch"' in str(m) else to_server.send(m))
+
+    lina.route_web_socket(re.compile(r".*/ws/.*"), hold_the_rematch_ask)
+    lina.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={tokens[0]}")
+    omar.goto(f"{server.base}/t/{t['id']}?lang=en#seat=1&token={tokens[1]}")
+    lina.click("#match-over #rematch")
+    lina.wait_for_selector("text=Setting up the rematch…")
+    omar.click("#match-over #rematch")
+    omar.wait_for_selector("[data-testid=lobby]")
+    lina.wait_for_selector("[data-testid=lobby]")
+    assert lina.url.split("/t/")[1][:6] == omar.url.split("/t/")[1][:6] != t["id"]
+    assert not errors, errors
+    for page in (lina, omar):
         page.context.close()

@@ -70,7 +70,7 @@ export function mountTable(root, code) {
     }
     if (msg.type === "rematch") { // this seat's own token at the table the match goes on at
       saveSeat(msg.code, msg.seat, msg.token);
-      if (msg.by === st.seat && st.rematchAsked) { navigate(`/t/${msg.code}`); return; }
+      if (st.rematchAsked) { navigate(`/t/${msg.code}`); return; } // asked too (perhaps at the same moment as another): go
       render();
       return;
     }
