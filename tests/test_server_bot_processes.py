@@ -11,7 +11,6 @@ import signal
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from bot_probe import ProcessNoting, Slow, StuckOnce
@@ -182,14 +181,7 @@ def test_ctrl_c_stops_a_server_and_its_bot_workers(tmp_path: Path) -> None:
     try:
         workers = children(server.proc.pid)
         assert len(workers) == 2, workers
-        new = {"name": "Lina", "bots": "hard", "start": True, "rules": "classic"}
-        tables = [httpx.post(f"{server.base}/api/tables", json={**new, "seed": s}, timeout=10).json() for s in range(3)]
-        bots = Bots(server.ws_base, tables)
-        bots.thread.start()
-        deadline = time.monotonic() + 30
-        while bots.moves < 10:
-            assert not bots.failed and time.monotonic() < deadline, bots.failed or "the bots do not play"
-            time.sleep(0.05)
+        bots = Bots.playing(server, 3)
         start = time.monotonic()
         out = server.stop()  # Ctrl-C in its terminal reaches the workers too, bots still thinking
         assert time.monotonic() - start < 10 and "Traceback" not in out and "leaked" not in out, out
@@ -200,7 +192,6 @@ def test_ctrl_c_stops_a_server_and_its_bot_workers(tmp_path: Path) -> None:
             time.sleep(0.1)
     finally:
         if bots is not None:
-            bots.stop.set()
-            bots.thread.join(10)
+            bots.end()
         if server.proc.poll() is None:
             server.kill()

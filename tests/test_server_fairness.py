@@ -37,18 +37,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield s
 
 
-def info(server: LiveServer, code: str) -> dict[str, Any]:
-    r = httpx.get(f"{server.base}/api/tables/{code}", timeout=10)
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
 # -- a seed the host chose is public ------------------------------------------------------------------
 
 
 async def test_a_seed_the_host_chose_is_shown_to_everyone(server: LiveServer) -> None:
     seeded = server.create(name="Lina", bots="random", seed=12345)
-    assert info(server, seeded["id"])["seed"] == 12345
+    assert server.info(seeded["id"])["seed"] == 12345
     # A friend who joins and a spectator are told in the table's facts of every update.
     r = httpx.post(f"{server.base}/api/tables/{seeded['id']}/join", json={"name": "Omar"}, timeout=10)
     assert r.status_code == 200, r.text
@@ -59,7 +53,7 @@ async def test_a_seed_the_host_chose_is_shown_to_everyone(server: LiveServer) ->
         assert p.table is not None and p.table["seed"] == 12345
         await p.close()
     # Seed 0 is a seed too.
-    assert info(server, server.create(name="Lina", bots="random", seed=0)["id"])["seed"] == 0
+    assert server.info(server.create(name="Lina", bots="random", seed=0)["id"])["seed"] == 0
 
 
 async def test_a_seed_the_server_drew_stays_secret(server: LiveServer) -> None:
@@ -86,8 +80,8 @@ def test_a_finished_match_put_away_still_says_whether_its_seed_was_chosen(server
     for t in (chosen, drawn):
         asyncio.run(finish(t))
         server.put_away(t["id"])  # nobody there any more: the finished table is put away
-    assert info(server, chosen["id"])["stored"] is True and info(server, chosen["id"])["seed"] == 77
-    assert info(server, drawn["id"])["stored"] is True and info(server, drawn["id"])["seed"] is None
+    assert server.info(chosen["id"])["stored"] is True and server.info(chosen["id"])["seed"] == 77
+    assert server.info(drawn["id"])["stored"] is True and server.info(drawn["id"])["seed"] is None
 
 
 @pytest.mark.browser
@@ -175,7 +169,7 @@ def test_names_are_cleaned_and_refused_through_the_api(server: LiveServer) -> No
         assert r.status_code == 400 and why in r.json()["error"], r.text
     r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Om\u200bar\u2069", "seat": 2}, timeout=10)
     assert r.status_code == 200, r.text
-    seats = info(server, t["id"])["seats"]
+    seats = server.info(t["id"])["seats"]
     assert [seats[0]["name"], seats[2]["name"]] == ["Lina", "Omar"]
 
 
@@ -266,6 +260,24 @@ class Bots:
         self.failed: list[BaseException] = []
         self.thread = threading.Thread(target=self._run, daemon=True)
 
+    @classmethod
+    def playing(cls, server: ServeProcess, tables: int) -> Bots:
+        """Open ``tables`` classic tables of hard bots on ``server`` and return once they are under way."""
+        new = {"name": "Lina", "bots": "hard", "start": True, "rules": "classic"}
+        url = f"{server.base}/api/tables"
+        made = [httpx.post(url, json={**new, "seed": s}, timeout=10).json() for s in range(tables)]
+        bots = cls(server.ws_base, made)
+        bots.thread.start()
+        deadline = time.monotonic() + 30
+        while bots.moves < 10:
+            assert not bots.failed and time.monotonic() < deadline, bots.failed or "the bots do not play"
+            time.sleep(0.05)
+        return bots
+
+    def end(self) -> None:
+        self.stop.set()
+        self.thread.join(10)
+
     def _run(self) -> None:
         try:
             asyncio.run(self._play())
@@ -299,14 +311,7 @@ def test_the_server_answers_at_once_while_hard_bots_think(tmp_path: Path) -> Non
     server = ServeProcess(str(tmp_path / "busy.db"), free_port(), *fast)
     bots: Bots | None = None
     try:
-        new = {"name": "Lina", "bots": "hard", "start": True, "rules": "classic"}
-        tables = [httpx.post(f"{server.base}/api/tables", json={**new, "seed": s}, timeout=10).json() for s in range(4)]
-        bots = Bots(server.ws_base, tables)
-        bots.thread.start()
-        deadline = time.monotonic() + 30
-        while bots.moves < 10:
-            assert not bots.failed and time.monotonic() < deadline, bots.failed or "the bots do not play"
-            time.sleep(0.05)
+        bots = Bots.playing(server, 4)
         times = []
         before = bots.moves
         with httpx.Client(base_url=server.base, timeout=10) as client:
@@ -325,8 +330,7 @@ def test_the_server_answers_at_once_while_hard_bots_think(tmp_path: Path) -> Non
         assert time.monotonic() - start < 10 and "Traceback" not in out, out
     finally:
         if bots is not None:
-            bots.stop.set()
-            bots.thread.join(10)
+            bots.end()
         if server.proc.poll() is None:
             server.kill()
 
@@ -428,6 +432,14 @@ async def test_a_table_answers_while_its_bot_thinks(server: LiveServer, monkeypa
         await me.close()
 
 
+async def stand_in_thinking(me: Player, gate: Gate) -> None:
+    """Let ``me``'s move timer run out on his turn, and return once the bot standing in for him thinks."""
+    await me.until(lambda m: m["type"] == "update" and me.my_turn())
+    await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)
+    while not gate.thinking.is_set():
+        await asyncio.sleep(0.02)
+
+
 async def test_a_player_taking_his_seat_back_is_not_overruled_by_his_stand_in(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -439,10 +451,7 @@ async def test_a_player_taking_his_seat_back_is_not_overruled_by_his_stand_in(
         t = server.create(name="Lina", bots="random", start=True, seed=3, kingdoms=1, timer=1)
         me = await Player.join(server.ws_base, t["id"], t["token"])
         try:
-            await me.until(lambda m: m["type"] == "update" and me.my_turn())
-            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)
-            while not gate.thinking.is_set():
-                await asyncio.sleep(0.02)
+            await stand_in_thinking(me, gate)
             await me.send({"type": "back"})
             await me.until(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["away"] and me.my_turn(), 3)
             assert me.view is not None
@@ -477,10 +486,7 @@ async def test_a_stand_in_still_thinking_when_the_timer_runs_out_again_stalls_no
         t = server.create(name="Lina", bots="random", start=True, seed=3, kingdoms=1, timer=1)
         me = await Player.join(server.ws_base, t["id"], t["token"])
         try:
-            await me.until(lambda m: m["type"] == "update" and me.my_turn())
-            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)
-            while not gate.thinking.is_set():
-                await asyncio.sleep(0.02)
+            await stand_in_thinking(me, gate)
             await me.send({"type": "back"})
             await me.until(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["away"], 3)
             await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)

@@ -85,6 +85,12 @@ class LiveServer:
             time.sleep(0.05)
         raise AssertionError(f"table {table_id} was not put away")
 
+    def info(self, code: str) -> dict[str, Any]:
+        """The table's public facts, as ``GET /api/tables/CODE`` gives them."""
+        r = httpx.get(f"{self.base}/api/tables/{code}", timeout=10)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
     def create(self, **body: Any) -> dict[str, Any]:
         r = httpx.post(f"{self.base}/api/tables", json=body, timeout=10)
         assert r.status_code == 200, r.text

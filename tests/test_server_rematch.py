@@ -20,12 +20,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield s
 
 
-def info(server: LiveServer, code: str) -> dict[str, Any]:
-    r = httpx.get(f"{server.base}/api/tables/{code}", timeout=10)
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
 async def told_rematch(p: Player) -> dict[str, Any]:
     return await p.until(lambda m: m["type"] == "rematch", timeout=10)
 
@@ -37,7 +31,7 @@ async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServe
     await me.send({"type": "rematch"})
     msg = await told_rematch(me)
     assert msg["seat"] == 0 and msg["by"] == 0 and msg["code"] != t["id"] and msg["token"] != t["token"]
-    old, new = info(server, t["id"]), info(server, msg["code"])
+    old, new = server.info(t["id"]), server.info(msg["code"])
     assert new["status"] == "playing"  # against bots alone: no lobby to wait in
     levels = [s["level"] for s in new["seats"][1:]]
     assert levels == [s["level"] for s in old["seats"][1:]] == ["hard", "easy", "random"]
@@ -55,7 +49,7 @@ async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServe
     await again.close()
     # Put away, the finished match still shows where it went on (its seat tokens are not kept).
     await asyncio.to_thread(server.put_away, t["id"])
-    stored = info(server, t["id"])
+    stored = server.info(t["id"])
     assert stored["stored"] is True and stored["rematch"] == {"code": msg["code"], "seat": 0}
     assert msg["token"] not in str(stored)
 
@@ -81,7 +75,7 @@ async def test_friends_get_each_their_own_seat_at_the_rematch(server: LiveServer
     again = await told_rematch(omar)  # the second ask tells him again, of the same table
     assert again == to_omar
     code = to_omar["code"]
-    new = info(server, code)
+    new = server.info(code)
     assert new["status"] == "lobby" and new["host_seat"] == 1  # friends meet in the lobby; Omar hosts
     assert [(s["kind"], s["name"]) for s in new["seats"][:2]] == [("human", "Lina"), ("human", "Omar")]
     assert [s["kind"] for s in new["seats"][2:]] == ["bot", "bot"]  # no open seat for a stranger to take
@@ -135,7 +129,7 @@ async def test_a_seat_a_bot_took_over_stays_a_bot(tmp_path: Any) -> None:
         await lina.play_to_end(random.Random(6), timeout=120)
         await lina.send({"type": "rematch"})
         msg = await told_rematch(lina)
-        new = info(server, msg["code"])
+        new = server.info(msg["code"])
         assert new["status"] == "playing" and new["seats"][1]["kind"] == "bot"
         await lina.close()
 
@@ -150,7 +144,7 @@ async def test_a_player_whose_stand_in_finished_the_match_can_still_ask_for_a_re
         assert lina.table is not None and lina.table["seats"][0]["away"]
         await lina.send({"type": "rematch"})
         msg = await told_rematch(lina)
-        new = info(server, msg["code"])
+        new = server.info(msg["code"])
         assert new["status"] == "playing" and new["host_seat"] == 0
         assert new["seats"][0]["kind"] == "human" and new["seats"][0]["name"] == "Lina"
         await lina.close()
@@ -190,7 +184,7 @@ async def test_no_rematch_before_the_match_is_over(server: LiveServer) -> None:
     me = await Player.join(server.ws_base, t["id"], t["token"])
     await me.send({"type": "rematch"})
     assert "once the match is over" in await me.error()
-    assert info(server, t["id"])["status"] == "playing"
+    assert server.info(t["id"])["status"] == "playing"
     await me.close()
 
 
@@ -207,6 +201,6 @@ def test_a_rematch_of_a_seeded_table_deals_from_a_drawn_seed(tmp_path: Any) -> N
             return msg
 
         msg = asyncio.run(go())
-        new = info(server, msg["code"])
+        new = server.info(msg["code"])
         assert new["seed"] is None and "seeded" not in new["options"]
         assert server.app.state.hub.tables[msg["code"]].seed != 77

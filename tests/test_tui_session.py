@@ -392,6 +392,7 @@ def test_the_exit_line_is_about_the_match_under_way_after_another_began(
     take it up, not the finished match that moved aside."""
     from opentrix.tui import play_terminal
     from opentrix.tui.play_app import PlayApp
+    from test_tui_play import play_out
 
     path = tmp_path / "match.json"
     started: list[PlaySession] = []
@@ -400,17 +401,7 @@ def test_the_exit_line_is_about_the_match_under_way_after_another_began(
         s = self.session
         s.rules = Rules.preset("online", kingdoms=1)
         s.match = Match(s.rules, seed=s.seed)
-        rng = random.Random(3)
-        while not s.match.is_over:
-            if s.match.phase == Phase.DEAL_OVER:
-                s.next_deal()
-            elif s.your_turn:
-                s.play(rng.choice(s.view().legal_actions))
-            else:
-                seat = s.bot_to_act()
-                assert seat is not None
-                bot, v, legal = s.bot_inputs(seat)
-                s.apply_bot(seat, bot.act(v, legal))
+        play_out(s, random.Random(3))
         self.session, _ = s.another()
         started.append(self.session)
 
