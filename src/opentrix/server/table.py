@@ -250,7 +250,7 @@ class Table:
 
     async def stop(self) -> None:
         self.stopped = True
-        if self._thinking is not None:  # a move still queued for the bot thread is dropped, not thought out
+        if self._thinking is not None:  # a move still queued is dropped, not waited for (``Thinkers.drop``)
             self.thinkers.drop(self._thinking)
         if self._task is not None:
             self._task.cancel()
@@ -444,7 +444,7 @@ class Table:
         return len(self.match.deals), len(self.match.history)
 
     async def _bot_move(self, seat: int) -> bool:
-        """Play a forced move at once (True), or hand the decision to the bot thread (False).
+        """Play a forced move at once (True), or hand the decision to the bots' executor (False).
 
         The owner task does not wait for the bot: a join, a hello, a player taking his seat back or a
         spectator arriving is answered while it thinks, and its move comes back as a job (``_bot_done``).
