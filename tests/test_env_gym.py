@@ -117,3 +117,35 @@ def test_mixed_opponents_take_the_options_they_know_and_repeat_under_a_seed() ->
         return list(env.match.deals[-1].plays)
 
     assert plays() == plays()
+
+
+def test_max_deals_truncates_after_whole_deals() -> None:
+    """``max_deals`` cuts an episode at the end of a deal (a truncation, not a termination), so that a
+    match whose tiebreak can never end still ends; Gymnasium's ``max_episode_steps`` would cut a deal
+    in half."""
+    env = TrixGymEnv(mode="match", seat=3, opponents="random", max_deals=3)
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    total, done, truncated = 0.0, False, False
+    while not (done or truncated):
+        obs, reward, done, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        total += reward
+    assert truncated and not done
+    assert len(env.match.deals) == 3 and env.match.deals[-1].scores is not None and not env.match.is_over
+    assert total == env.match.totals[3]
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="max_deals is a number of deals from 1"):
+            TrixGymEnv(max_deals=bad)  # type: ignore[arg-type]
+
+
+def test_a_deal_thrown_in_before_the_learner_acts_does_not_end_the_episode_in_reset() -> None:
+    """Wikipedia rules, seed 11: a bot claims a redeal before seat 1 has decided anything. reset()
+    must still hand the learner a decision, so that deal does not end a one-deal episode."""
+    env = TrixGymEnv(rules="wikipedia", mode="match", seat=1, opponents="basic", max_deals=1)
+    obs, _ = env.reset(seed=11)
+    assert len(env.match.deals) == 2 and env.match.deals[0].thrown_in is not None
+    assert obs["action_mask"].any()
+    done = truncated = False
+    while not (done or truncated):
+        obs, _, done, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert truncated and env.match.deals[-1].scores is not None

@@ -14,7 +14,7 @@ from opentrix import Match, Rules, view  # noqa: E402
 from opentrix import actions as A  # noqa: E402
 from opentrix.actions import NUM_ACTIONS  # noqa: E402
 from opentrix.bots import make_bot  # noqa: E402
-from opentrix.cards import Card  # noqa: E402
+from opentrix.cards import Card, CardSet  # noqa: E402
 from opentrix.deal import Phase  # noqa: E402
 from opentrix.env.observation import OBS_SIZE  # noqa: E402
 from opentrix.env.openspiel_game import SHORT_NAME  # noqa: E402
@@ -258,3 +258,84 @@ def test_ismcts_on_a_seeded_game_repeats_once_its_resampling_is_reseeded() -> No
         return out
 
     assert run() == run()
+
+
+def test_information_state_tensor_has_perfect_recall() -> None:
+    """The same two tricks in the other order are another information state for every seat: the
+    tensor says so as the string does (it holds the plays in order, not only where the cards went)."""
+    from opentrix.env.openspiel_game import INFO_STATE_SIZE, TrixState
+
+    hands = [
+        "AS KS QS AH KH QH 7H 2C 3C 4C 5C 6C 7C",
+        "2S 5S 8S JS 2H 5H 8H JH 2D 5D 8D JD 8C",
+        "3S 6S 9S 3H 6H 9H 3D 6D 9D QD AD 9C TC",
+        "4S 7S TS 4H TH 4D 7D TD KD JC QC KC AC",
+    ]
+    game = pyspiel.load_game(SHORT_NAME, {"contract": "ltoosh"})
+
+    def after(*tricks: str) -> object:
+        m = Match(Rules.preset("classic"), [int(CardSet.parse(h)) for h in hands])
+        m.apply(A.choose("ltoosh"))
+        for trick in tricks:
+            for card in trick.split():
+                m.apply(int(Card.parse(card)))
+        return TrixState(game, m)
+
+    a, b = after("AS 2S 3S 4S", "AH 2H 3H 4H"), after("AH 2H 3H 4H", "AS 2S 3S 4S")
+    assert game.information_state_tensor_shape() == [INFO_STATE_SIZE]
+    for seat in range(4):
+        assert a.observation_tensor(seat) == b.observation_tensor(seat)  # an observation forgets the order
+        assert a.information_state_string(seat) != b.information_state_string(seat)
+        assert a.information_state_tensor(seat) != b.information_state_tensor(seat)
+
+
+@pytest.mark.parametrize("rules", ["classic", "wikipedia"])
+def test_strings_and_tensors_tell_the_same_states_apart(rules: str) -> None:
+    """Over random deals: one information state string, one tensor and back; an observation string
+    holds at least what its tensor does (seats that played different cards differ in both)."""
+    game = pyspiel.load_game(SHORT_NAME, {"rules": rules, "seed": 7})
+    rng = np.random.RandomState(0)
+    info: dict[tuple[int, str], set[bytes]] = {}
+    back: dict[tuple[int, bytes], set[str]] = {}
+    obs: dict[tuple[int, str], set[bytes]] = {}
+    for _ in range(120):
+        state = game.new_initial_state()
+        for _ in range(10):
+            if state.is_terminal():
+                break
+            for p in range(4):
+                key, tensor = state.information_state_string(p), np.asarray(state.information_state_tensor(p)).tobytes()
+                info.setdefault((p, key), set()).add(tensor)
+                back.setdefault((p, tensor), set()).add(key)
+                obs.setdefault((p, state.observation_string(p)), set()).add(
+                    np.asarray(state.observation_tensor(p)).tobytes()
+                )
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randint(len(legal))])
+    assert all(len(t) == 1 for t in info.values()) and all(len(k) == 1 for k in back.values())
+    assert all(len(t) == 1 for t in obs.values())
+    assert len(info) > 1000
+
+
+def test_resampled_deals_keep_the_7h_with_the_king() -> None:
+    """One game is a match's first deal, whose king was dealt the 7♥: a world drawn for a seat that
+    has not seen it played keeps it with the king, and the seat's information state is unchanged."""
+    game = pyspiel.load_game(SHORT_NAME, {"contract": "queens"})
+    rng = np.random.RandomState(3)
+    seven = int(Card.parse("7H"))
+    drawn = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[rng.randint(len(state.chance_outcomes()))][0])
+        for _ in range(rng.randint(3)):
+            state.apply_action(state.legal_actions()[0])
+        king = state.match.deals[-1].king
+        for p in range(4):
+            if p == king:
+                continue
+            other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            assert other.match.deals[-1].dealt[king] >> seven & 1
+            assert other.information_state_tensor(p) == state.information_state_tensor(p)
+            drawn += 1
+    assert drawn == 120

@@ -36,6 +36,7 @@ class Match:
         "_live",
         "_summaries",
         "deals",
+        "deals_before",
         "first_king",
         "history",
         "king",
@@ -55,6 +56,7 @@ class Match:
     rules: Rules
     seed: int | str | None
     deals: list[Deal]
+    deals_before: int  # deals dealt before this object's first: a match rebuilt in the middle has some
     kings: list[int]
     first_king: int
     king: int
@@ -92,6 +94,7 @@ class Match:
         card = int(self.rules.first_king_card)
         self.first_king = next(s for s in range(4) if first[s] >> card & 1)
         self.deals = []
+        self.deals_before = 0
         self.kings = []
         self.king = self.first_king
         self.kingdom = 0
@@ -118,15 +121,28 @@ class Match:
         played: Sequence[Contract] = (),
         totals: Sequence[int] = (0, 0, 0, 0),
         tiebreak_deal: bool = False,
+        deal_number: int | None = None,
     ) -> Match:
         """A match in the middle: ``king`` is about to name a contract for ``hands``.
 
         For searches and simulations that rebuild a position from what a seat knows; earlier deals
-        are not kept (their totals are).
+        are not kept (their totals are, and their number: ``deal_number`` deals were dealt before
+        this one, thrown-in ones included, so views of it say which deal of the match it is). Only
+        the match's first deal (``deal_number=0``) has its king fixed by the cards, as the holder of
+        the first king's card; left out, ``deal_number`` is 0 where ``king`` could be that king (he
+        holds it, in the first kingdom with nothing played) and 1 elsewhere.
         """
         if not 0 <= king <= 3:
             raise ValueError(f"king must be a seat from 0 to 3, not {brief(king)}")
+        if deal_number is not None and (type(deal_number) is not int or deal_number < 0):
+            raise ValueError(f"deal_number counts the deals dealt before, from 0, not {brief(deal_number)}")
         m = cls(rules, hands)
+        if deal_number is None:
+            deal_number = 0 if king == m.first_king and kingdom == 0 and not played and not tiebreak_deal else 1
+        elif deal_number == 0 and king != m.first_king:
+            card, holder = rules.first_king_card.symbol, m.first_king
+            raise ValueError(f"in a match's first deal the king is the holder of {card}, seat {holder}, not {king}")
+        m.deals_before = deal_number
         m.king = king
         m.kingdom = kingdom
         m.kingdoms_total = max(rules.kingdoms, kingdom + 1)
@@ -297,6 +313,7 @@ class Match:
         if self._live is not None:
             m._live = deals[-1] = self._live.copy()
         m.deals = deals
+        m.deals_before = self.deals_before
         m.kings = self.kings.copy()
         m.first_king = self.first_king
         m.king = self.king

@@ -202,7 +202,7 @@ def view(match: Match, seat: int | None) -> View:
         turn=turn,
         king=king,
         kingdom=match.kingdom,
-        deal_number=len(match.deals) - (0 if phase == _CHOOSE else 1),
+        deal_number=match.deals_before + len(match.deals) - (0 if phase == _CHOOSE else 1),
         tiebreak_deal=match.tiebreak_deal,
         available_contracts=tuple(c for c in match.available_contracts() if not (phase < _DEAL_OVER and c is contract)),
         contract=contract,

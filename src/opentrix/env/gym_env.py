@@ -79,9 +79,12 @@ class TrixGymEnv(gym.Env[Obs, int]):
         illegal: str = "penalty",
         illegal_reward: float = -100.0,
         render_mode: str | None = None,
+        max_deals: int | None = None,
     ) -> None:
         if mode not in ("match", "deal"):
             raise ValueError(f"mode must be 'match' or 'deal', not {mode!r}")
+        if max_deals is not None and (type(max_deals) is not int or max_deals < 1):
+            raise ValueError(f"max_deals is a number of deals from 1, or None, not {max_deals!r}")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
             raise ValueError(f"seat must be 0 to 3, not {seat!r}")
         if illegal not in ("penalty", "raise"):
@@ -107,6 +110,9 @@ class TrixGymEnv(gym.Env[Obs, int]):
         others = [s for s in range(4) if s != seat]
         for s, name, options in zip(others, names, per_seat, strict=True):
             self.bots[s] = make_bot(name, seed=s, **options)
+        # Deals dealt in an episode before it is cut short (truncated), as in the PettingZoo env:
+        # Gymnasium's max_episode_steps counts the learner's decisions and so cuts deals in half.
+        self.max_deals = max_deals
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -121,6 +127,8 @@ class TrixGymEnv(gym.Env[Obs, int]):
         self._knowledge = Knowledge()
         self.match = Match(self.rules, seed=0)
         self._done = True
+        self._truncated = False
+        self._acted = False
         self._started = False  # step() before the first reset() is told so
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
@@ -132,6 +140,8 @@ class TrixGymEnv(gym.Env[Obs, int]):
             bot.reseed(self._rng.getrandbits(63))
         self._knowledge.reset()
         self._done = False
+        self._truncated = False
+        self._acted = False
         self._started = True
         reward = self._advance()
         assert not self._done and reward == 0.0, "the learner always acts before its first deal ends"
@@ -150,11 +160,12 @@ class TrixGymEnv(gym.Env[Obs, int]):
             info["illegal_action"] = str(error)
             return obs, self.illegal_reward, True, False, info
         match.apply(int(action))
+        self._acted = True
         reward = self._after_action()
         if not self._done:
             reward += self._advance()
         obs, info = self._obs_info()
-        return obs, reward, self._done, False, info
+        return obs, reward, self._done and not self._truncated, self._truncated, info
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -192,6 +203,10 @@ class TrixGymEnv(gym.Env[Obs, int]):
         assert deal.scores is not None
         if match.phase == _MATCH_OVER or (self.mode == "deal" and deal.thrown_in is None):
             self._done = True
+        elif self.max_deals is not None and len(match.deals) >= self.max_deals and self._acted:
+            # (a deal the bots threw in before the learner's first decision cannot end the episode
+            # inside reset(), which must hand the learner a decision)
+            self._done = self._truncated = True
         else:
             match.start_deal()
         return float(deal.scores[self.seat])

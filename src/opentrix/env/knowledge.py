@@ -4,7 +4,8 @@ Every seat sees the same plays, so these inferences are public: a seat that did 
 void in it; a seat that passed in Trix holds none of the cards that could have been placed then; a
 seat that led a heart under the King of Hearts lead ban holds nothing but hearts; a seat that could
 not follow and kept K♥ back under ``king_must_be_discarded`` does not hold it; in ``sequential``
-doubling only the holders of a doublable card are asked, so a seat passed over holds none. Observations,
+doubling only the holders of a doublable card are asked, so a seat passed over holds none; in a match's
+first deal the king is whoever was dealt the first king's card (7♥), so no other seat holds it. Observations,
 the OpenSpiel adapter and world sampling all read the same ``Knowledge``.
 
 ``Knowledge`` is incremental: feeding it the views of one deal in order costs one step per new play,
@@ -74,6 +75,7 @@ class Knowledge:
         if v.deal_number != self._deal or n < self._n or v.contract is None:
             self.reset()
             self._deal = v.deal_number
+            self._first_king(v)
             if v.contract is None:
                 return self
         contract = int(v.contract)
@@ -86,6 +88,16 @@ class Knowledge:
             self._tricks(v, contract)
         self._n = n
         return self
+
+    def _first_king(self, v: View) -> None:
+        """In the match's first deal (a thrown-in deal counts: a redeal is dealt afresh) the king is
+        the seat that was dealt the first king's card, so the other three do not hold it."""
+        if v.deal_number:
+            return
+        card = 1 << int(v.rules.first_king_card)
+        for s in range(4):
+            if s != v.king:
+                self.absent[s] |= card
 
     def _passed_over(self, v: View) -> None:
         """Sequential doubling asks the holders of a doublable card in turn from the king: a seat

@@ -34,7 +34,7 @@ from ..match import Match
 from ..rules import Rules
 from ..view import View, view
 from .knowledge import Knowledge
-from .observation import OBS_SIZE, encode
+from .observation import LAYOUT, OBS_SIZE, encode
 from .worlds import contract_total, sample_world
 
 SHORT_NAME = "python_trix"
@@ -282,15 +282,47 @@ class TrixState(pyspiel.State):  # type: ignore[misc]
         return f"{m!r}\n" + "\n".join(parts)
 
 
+# The information state tensor adds to the observation what it forgets (perfect recall): each seat's
+# doubling answer as seen, and the deal's plays in order, one row a play (the card or pass, one-hot,
+# then the relative seat that made it). Trick order and who led follow from the rows.
+HISTORY_STEPS = 52 * 4  # a deal's cards, and at most three passes for each card placed in Trix
+_ROW = A.PASS + 1 + 4
+_ANSWERS = 4 * (1 + len(A.DOUBLABLE))  # per relative seat: answered, then the doublable cards it doubled
+INFO_STATE_SIZE = OBS_SIZE + _ANSWERS + HISTORY_STEPS * _ROW
+_DOUBLABLE_INDEX = {c: i for i, c in enumerate(A.DOUBLABLE)}
+
+
+def encode_history(v: View, out: np.ndarray) -> None:
+    """Fill ``out`` (``INFO_STATE_SIZE - OBS_SIZE`` floats) with the doubling answers and the plays."""
+    assert v.seat is not None
+    out.fill(0)
+    seat = v.seat
+    width = 1 + len(A.DOUBLABLE)
+    for s, cards in v.doubling_answers:
+        base = width * ((s - seat) & 3)
+        out[base] = 1.0
+        for c in cards:
+            out[base + 1 + _DOUBLABLE_INDEX[c]] = 1.0
+    rows = out[_ANSWERS:].reshape(HISTORY_STEPS, _ROW)
+    for i, (s, action) in enumerate(v.plays):
+        rows[i, action] = 1.0
+        rows[i, A.PASS + 1 + ((s - seat) & 3)] = 1.0
+
+
 class TrixObserver:
     """Observation tensors (``opentrix.env.observation`` layout) and strings, from ``view`` only;
-    with ``private=False`` from the spectator's view, seen from ``player``'s chair."""
+    with ``private=False`` from the spectator's view, seen from ``player``'s chair. With perfect
+    recall (the information state) the tensor goes on with the doubling answers and every play of
+    the deal in order (``encode_history``)."""
 
     def __init__(self, perfect_recall: bool, private: bool = True) -> None:
         self.perfect_recall = perfect_recall
         self.private = private
-        self.tensor = np.zeros(OBS_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor = np.zeros(INFO_STATE_SIZE if perfect_recall else OBS_SIZE, np.float32)
+        self.dict = {"observation": self.tensor[:OBS_SIZE]}
+        if perfect_recall:
+            self.dict["answers"] = self.tensor[OBS_SIZE : OBS_SIZE + _ANSWERS].reshape(4, -1)
+            self.dict["plays"] = self.tensor[OBS_SIZE + _ANSWERS :].reshape(HISTORY_STEPS, _ROW)
 
     def _view(self, match: Match, player: int) -> View:
         return view(match, player) if self.private else dataclasses.replace(view(match, None), seat=player)
@@ -300,8 +332,15 @@ class TrixObserver:
             self.tensor.fill(0)
             if self.private:
                 self.tensor[_own_dealt(state, player)] = 1.0  # the hand block comes first
+            n = len(state.dealt)  # card i went to seat i % 4: each seat's cards so far
+            sizes = LAYOUT["hand_sizes"].start
+            for r in range(4):
+                self.tensor[sizes + r] = ((n - (player + r) % 4 + 3) // 4) / 13
             return
-        encode(self._view(state.match, player), Knowledge(), self.tensor)
+        v = self._view(state.match, player)
+        encode(v, Knowledge(), self.tensor[:OBS_SIZE])
+        if self.perfect_recall:
+            encode_history(v, self.tensor[OBS_SIZE:])
 
     def string_from(self, state: TrixState, player: int) -> str:
         if state.match is None:
@@ -333,13 +372,34 @@ def infostate_string(v: View, with_history: bool = True) -> str:
     if with_history:
         plays = " ".join(f"{s}{A.to_str(a)}" for s, a in v.plays)
     else:
+        # What the observation tensor holds beyond the head: the trick, and each seat's cards played
+        # and taken and what the table has inferred it lacks (in the order of absolute seats).
         plays = " ".join(f"{s}{A.to_str(a)}" for s, a in v.trick)
         if v.contract is Contract.TRIX:
             runs = ("-" if x is None else f"{card_name(x[0])}{card_name(x[1])}" for x in v.layouts)
-            plays += " layouts:" + ",".join(runs)
+            plays += " layouts:" + ",".join(runs) + " out:" + ",".join(map(str, v.out))
+        if v.contract is not None:
+            know = Knowledge().update(v)
+            plays += (
+                f" played:{','.join(f'{x:x}' for x in know.played)}"
+                f" taken:{','.join(f'{int(x):x}' for x in v.taken)}"
+                f" absent:{','.join(f'{x:x}' for x in know.absent)}"
+                f" voids:{','.join(f'{x:x}' for x in know.voids)}"
+            )
     return f"{head} | {plays}"
 
 
 pyspiel.register_game(GAME_TYPE, TrixGame)
 
-__all__ = ["GAME_TYPE", "SHORT_NAME", "TrixGame", "TrixObserver", "TrixState", "infostate_string", "rules_param"]
+__all__ = [
+    "GAME_TYPE",
+    "HISTORY_STEPS",
+    "INFO_STATE_SIZE",
+    "SHORT_NAME",
+    "TrixGame",
+    "TrixObserver",
+    "TrixState",
+    "encode_history",
+    "infostate_string",
+    "rules_param",
+]

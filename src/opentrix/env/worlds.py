@@ -3,7 +3,7 @@
 A searching bot sees only ``view(match, seat)``. To look ahead it guesses the hidden hands: it deals
 the unseen cards to the other seats so that every public inference holds (hand sizes, doubled cards
 still in their holders' hands, voids, Trix passes, the hearts lead ban, who was asked in sequential
-doubling; see ``knowledge.py``), then
+doubling, the 7♥ with the king in a match's first deal; see ``knowledge.py``), then
 replays the deal's public actions through the engine to reach the same decision. The engine is the
 referee of every world: a guess that would make a past play illegal is rejected by it, never by a
 second copy of the rules.
@@ -43,7 +43,7 @@ def sample_hands(v: View, rng: random.Random, know: Knowledge | None = None) -> 
     k.update(v)
     in_deal = v.contract is not None
     played = k.played if in_deal else [0, 0, 0, 0]
-    absent = k.absent if in_deal else [0, 0, 0, 0]
+    absent = k.absent  # before the contract too: in a match's first deal the 7♥ is the king's
     known = [0, 0, 0, 0]
     if in_deal:
         all_played = played[0] | played[1] | played[2] | played[3]
@@ -160,6 +160,8 @@ def match_from_view(v: View, dealt: Hands) -> Match:
         if v.tiebreak_deal
         else [c for c in rules.contracts if c not in v.available_contracts and c is not v.contract]
     )
+    if v.deal_number == 0 and not dealt[v.king] >> int(rules.first_king_card) & 1:
+        raise NoWorld(f"in the match's first deal the king holds {rules.first_king_card.symbol}")
     m = Match.at_contract_choice(
         rules,
         dealt,
@@ -168,6 +170,7 @@ def match_from_view(v: View, dealt: Hands) -> Match:
         played=played,
         totals=v.totals,
         tiebreak_deal=v.tiebreak_deal,
+        deal_number=v.deal_number,
     )
     if v.contract is None:
         return m
