@@ -147,7 +147,7 @@ async def test_bad_input_explains_and_asks_again() -> None:
         hand = int(s.view().hand or 0)
         missing = next(c for c in range(52) if not hand >> c & 1)
         await type_text(pilot, typed_name(missing))
-        assert f"Not allowed: seat 0 does not hold {Card(missing).symbol}" in screen_text(app)
+        assert f"Not allowed: You do not hold {Card(missing).symbol}" in screen_text(app)
         assert s.match.deals[-1].plays == []  # nothing was played: asked again
         # play on until you must follow suit, then try another suit
         while True:
@@ -157,7 +157,7 @@ async def test_bad_input_explains_and_asks_again() -> None:
                 lead = v.trick[0][1] // 13
                 other = next(c for c in range(52) if hand >> c & 1 and c // 13 != lead)
                 await type_text(pilot, typed_name(other))
-                assert "Not allowed: seat 0 must follow suit " in screen_text(app)
+                assert "Not allowed: You must follow suit " in screen_text(app)
                 assert s.view().legal_actions == v.legal_actions
                 break
             await type_text(pilot, typed_name(v.legal_actions[0]))
@@ -747,3 +747,71 @@ async def test_enter_that_hurried_the_bots_through_the_last_trick_does_not_start
         await pilot.press("enter")  # pressed again, deliberately: another match
         await settle(app, pilot)
         assert app.session is not s
+
+
+async def test_a_save_that_fails_mid_match_is_told_in_full_and_the_exit_says_so(tmp_path: Path) -> None:
+    """The folder goes away during play: the message area (which wraps) says where and why, the status
+    line says NOT SAVED rather than 'saving to', and quitting says the match was not saved and exits 1."""
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    save = folder / "match.json"
+    app = make_app(save=save)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        save.unlink(missing_ok=True)
+        folder.rmdir()
+        await type_text(pilot, "ltoosh")
+        await settle(app, pilot)
+        screen = screen_text(app)
+        assert "NOT SAVED" in screen and "saving to" not in screen
+        said = "".join(f"Could not save to {save}: No such file or directory".split())
+        assert said in "".join(screen.split())  # the long path wraps wherever the line ends
+        folder.mkdir()  # back: the next move saves, and the message goes
+        await type_text(pilot, typed_name(app.session.view().legal_actions[0]))
+        await settle(app, pilot)
+        assert save.is_file() and "NOT SAVED" not in screen_text(app)
+    result = CliRunner().invoke(cli_app, ["play", "--terminal", "--save", str(tmp_path / "x" / "m.json")])
+    assert result.exit_code == 2  # a folder missing from the start is refused before play
+
+
+def test_quitting_without_save_says_nothing_was_kept(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Ctrl-Q at once: the exit line says the match was not saved and how to keep one; a failed save
+    exits 1 (a script running the terminal client must not think the match was kept)."""
+    from opentrix import tui
+
+    monkeypatch.setattr(PlayApp, "run", lambda self: None)  # quit at once, as Ctrl-Q would
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    tui.play_terminal("classic", ["random"] * 3, 6, None)
+    assert "not saved: play with --save FILE" in out.getvalue()
+
+    def failing_run(self: PlayApp) -> None:
+        self.session.save_error = "could not save to m.json: No space left on device"
+
+    monkeypatch.setattr(PlayApp, "run", failing_run)
+    with pytest.raises(SystemExit) as exited:
+        tui.play_terminal("classic", ["random"] * 3, 6, tmp_path / "m.json")
+    assert exited.value.code == 1
+
+
+async def test_f1_shows_what_each_contract_asks_with_this_tables_points(tmp_path: Path) -> None:
+    """Someone new to Trix can read the rules of the table from the game: F1 opens them, with the
+    contract in play first; Escape closes them, and keys typed meanwhile play nothing."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "F1 says what each asks" in " ".join(screen_text(app).split())
+        await pilot.press("f1")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "How to play" in text and "Queens: each queen you take costs -25" in text
+        assert "Ltoosh: each trick you take costs -15" in text
+        await pilot.press("1")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session.match.history == [] and "How to play" not in screen_text(app)
+        await type_text(pilot, "queens")
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert "Now: Queens: each queen you take costs -25" in screen_text(app)

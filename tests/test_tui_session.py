@@ -412,3 +412,81 @@ def test_the_exit_line_is_about_the_match_under_way_after_another_began(
     assert out.startswith(f"seed {new.seed}: 0 deals finished,"), out
     assert f"take it up with: opentrix play --terminal --save {path}" in out
     assert (tmp_path / "match-1.json").is_file()
+
+
+def test_quitting_among_the_redeal_and_doubling_questions_asks_them_again(tmp_path: Path) -> None:
+    """The record cannot tell a question not yet answered from one declined: the save file keeps the
+    answers so far, so a match taken up there asks again, of you as of the bots still to answer,
+    instead of going on as if everyone had declined. Wikipedia King of Hearts asks for redeal claims,
+    then whether to double K♥, which you hold in seed 6."""
+    path = tmp_path / "m.json"
+    s = PlaySession("wikipedia", ["medium", "medium", "medium"], seed=KING_SEED, save=path)
+    s.play(A.choose(Contract.KING_OF_HEARTS))
+    asked = []
+    while s.match.phase in (Phase.CLAIM, Phase.DOUBLE):
+        asked.append(s.match.phase)
+        saved = json.loads(path.read_text())
+        assert [A.parse(a) for a in saved["answers"]] == s.match.history[1:]
+        taken = PlaySession.open(None, None, None, path)
+        assert taken.match.history == s.match.history and taken.match.turn == s.match.turn
+        assert taken.match.deals[-1].hands == s.match.deals[-1].hands
+        if s.your_turn:
+            assert choices(taken.view(), G) == choices(s.view(), G)
+            s.play(A.double(Card.KH) if s.match.phase == Phase.DOUBLE else A.NO_CLAIM)
+        else:
+            seat = s.bot_to_act()
+            assert seat is not None
+            bot, v, legal = s.bot_inputs(seat)
+            s.apply_bot(seat, bot.act(v, legal))
+    assert Phase.CLAIM in asked and Phase.DOUBLE in asked
+    assert s.match.phase == Phase.PLAY and s.view().doubled == ((0, Card.KH),)
+    assert "answers" not in json.loads(path.read_text())  # past the questions: the record says it all
+    assert PlaySession.open(None, None, None, path).match.history == s.match.history
+
+
+def test_answers_that_do_not_fit_the_record_are_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    s = PlaySession("wikipedia", ["random", "random", "random"], seed=KING_SEED, save=path)
+    s.play(A.choose(Contract.KING_OF_HEARTS))
+    good = json.loads(path.read_text())
+    for answers, why in (
+        ("no claim", "must be a list of answers"),
+        (["double QS"], "cannot go on with 'double QS'"),
+        (["no claim"] * 5, "cannot go on with 'no claim'"),
+    ):
+        path.write_text(json.dumps({**good, "answers": answers}))
+        with pytest.raises(ValueError, match=f"holds no match to take up .*{why}"):
+            PlaySession.open(None, None, None, path)
+    while not s.match.deals[-1].plays:  # past the questions and the first card: the record says it all
+        if s.your_turn:
+            s.play(A.NO_CLAIM if s.match.phase == Phase.CLAIM else s.match.legal_actions()[-1])
+        else:
+            run_bots(s)
+    path.write_text(json.dumps({**json.loads(path.read_text()), "answers": []}))
+    with pytest.raises(ValueError, match="stopped before its first card"):
+        PlaySession.open(None, None, None, path)
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A real read-only file system (a tmpfs mounted read-only), where even removing a file that is
+    not there fails with 'Read-only file system' rather than 'No such file'."""
+    import subprocess
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(folder)], capture_output=True)
+    if done.returncode:
+        pytest.skip(f"needs root to mount a read-only tmpfs: {done.stderr.decode().strip()}")
+    yield folder
+    subprocess.run(["umount", str(folder)], check=True)
+
+
+def test_a_read_only_folder_is_one_clear_error(read_only_folder: Path) -> None:
+    path = read_only_folder / "m.json"
+    result = CliRunner().invoke(cli_app, ["play", "--terminal", "--save", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 2 and "Read-only file system" in result.output
+    assert not isinstance(result.exception, OSError)  # cleaning up after the probe failed too, before
+    with pytest.raises(OSError, match="Read-only file system") as error:
+        write_atomically(path, "{}")
+    assert error.value.__context__ is None  # the write's own error, not one from cleaning up after it

@@ -290,7 +290,9 @@ class StrongBot(Bot):
         means, n = self._search(legal, simulate)
         best = max(legal, key=lambda a: means[a])
         c = A.contract_of(best)
-        return best, f"{c.title} scores {means[best]:+.0f} against an average hand (over {n} simulated deals)"
+        gain = means[best]
+        than = f"{abs(gain):.0f} points {'better' if gain >= 0 else 'worse'} than on an average hand"
+        return best, f"{c.title} scores about {than} ({n} simulated deals); every contract is played once"
 
     def _claim(self, know: Knowledge, legal: Sequence[Action], draw: Callable[[], list[int]]) -> tuple[Action, str]:
         rules = know.rules

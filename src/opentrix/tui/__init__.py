@@ -36,9 +36,13 @@ def play_terminal(
     done = sum(1 for d in session.match.deals if d.scores is not None and d.thrown_in is None)
     state = "match over" if session.match.is_over else f"{done} deal{'' if done == 1 else 's'} finished"
     print(f"seed {session.seed}: {state}, totals {session.match.totals} (you, right, across, left)")
-    if save is not None:
+    if save is None:
+        if not session.match.is_over:
+            print("not saved: play with --save FILE to keep a match and take it up later")
+    else:
         if session.save_error:
-            print(f"opentrix: {session.save_error}", file=sys.stderr)
+            print(f"opentrix: {session.save_error}; the match was not saved", file=sys.stderr)
+            raise SystemExit(1)
         else:
             if session.match.deals:
                 print(f"saved to {save}; check it with: opentrix verify {save}")

@@ -38,6 +38,7 @@ from .session import (
     choices,
     describe_action,
     hint_bot,
+    in_your_words,
     parse_input,
     phrase,
 )
@@ -97,6 +98,17 @@ class ScoreSheet(ModalScreen[None]):
         self.call_after_refresh(sheet.scroll_end, animate=False)
 
 
+class RulesSheet(ScoreSheet):
+    """The F1 sheet: what each contract asks and the rules that change play; opens at its top."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,enter,q", "dismiss", "close")]
+
+    def on_mount(self) -> None:
+        sheet = self.query_one("#sheet", VerticalScroll)
+        sheet.styles.width = 78
+        sheet.focus()
+
+
 class PlayApp(TrixApp):
     """You at seat 0 (bottom) against bots at 1 (right), 2 (across) and 3 (left)."""
 
@@ -104,6 +116,7 @@ class PlayApp(TrixApp):
     TITLE = "opentrix"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "rules", "rules"),
         Binding("question_mark", "hint", "hint"),
         Binding("space", "hurry", "skip pause"),
         Binding("less_than_sign", "slower", "slower"),
@@ -136,6 +149,7 @@ class PlayApp(TrixApp):
         self._hint_bot: Bot | None = None
         self.hints_given = 0
         self.names = [session.name(s) for s in range(4)]
+        self.save_error_told: str | None = None
 
     # -- layout ------------------------------------------------------------------------------------------
 
@@ -187,6 +201,11 @@ class PlayApp(TrixApp):
         legal = [a for a in v.legal_actions if A.is_card(a)] if v.phase == Phase.PLAY else []
         hand = render.hand_bar(int(v.hand or 0), self.g, legal, selected if selected in legal else None)
         self.put("#hand", Text("Hand ", style="dim") + hand)
+        if self.session.save_error != self.save_error_told:
+            self.save_error_told = self.session.save_error
+            if self.save_error_told:  # said where it wraps: the path and the reason must both show
+                said = self.save_error_told[:1].upper() + self.save_error_told[1:]  # the path keeps its case
+                self.say(f"{said}. Play goes on; every move tries again.", "bold")
         self.put("#message", self.message)
         entry = Text("> ", style="dim") + Text(self.typed, style="bold") + Text("▏" if not self.g.ascii else "_")
         self.put("#entry", entry)
@@ -235,10 +254,10 @@ class PlayApp(TrixApp):
     def status_line(self) -> Text:
         s = self.session
         t = Text(f"seed {s.seed} · pause {self.pause:g}s")
-        if s.save_path is not None:
-            t.append(f" · saving to {s.save_path.name}")
         if s.save_error:
-            t.append(f" · {s.save_error}", style="bold")
+            t.append(" · NOT SAVED (below)", style="bold")
+        elif s.save_path is not None:
+            t.append(f" · saving to {s.save_path.name}")
         if self.last_event:
             t.append(f" · {self.last_event}")
         return t
@@ -265,7 +284,8 @@ class PlayApp(TrixApp):
         if v.phase == Phase.PLAY:
             return self.play_prompt(v)
         if v.phase == Phase.CHOOSE_CONTRACT:
-            head = "You are king: name a contract" + ("." if compact else g.text(" (number, or ←/→ then Enter)."))
+            how = " (number, or ←/→ then Enter; F1 says what each asks)."
+            head = "You are king: name a contract" + ("." if compact else g.text(how))
         elif v.phase == Phase.DOUBLE:
             mine = hand_order({c for a in v.legal_actions if A.is_double(a) for c in A.doubled_cards(a)})
             cards = [g.card(c) for c in mine]
@@ -391,7 +411,7 @@ class PlayApp(TrixApp):
         try:
             self.session.play(action)
         except TrixError as e:
-            self.say(Text("Not allowed: ", style="bold") + Text(self.g.text(str(e))))
+            self.say(Text("Not allowed: ", style="bold") + Text(self.g.text(in_your_words(str(e)))))
             self.refresh_table()
             return
         self.say("")
@@ -500,6 +520,7 @@ class PlayApp(TrixApp):
             return
         self.session = session
         self.names = [session.name(s) for s in range(4)]
+        self.save_error_told = None
         self.typed, self.cursor, self.last_event = "", 0, ""
         self.decision_key = None
         self._hint_bot = None
@@ -528,11 +549,17 @@ class PlayApp(TrixApp):
         self.refresh_table()
 
     def action_scores(self) -> None:
-        if isinstance(self.screen, ScoreSheet):
+        if type(self.screen) is ScoreSheet:
             self.screen.dismiss()
             return
         body = render.scores(self.session.view(), SHORT_NAMES, max_rows=40)
         self.push_screen(ScoreSheet(self.g.plain(Text("Score sheet\n", style="bold") + body)))
+
+    def action_rules(self) -> None:
+        if isinstance(self.screen, RulesSheet):
+            self.screen.dismiss()
+            return
+        self.push_screen(RulesSheet(self.g.plain(render.rules_help(self.session.view(), self.g))))
 
     def action_hint(self) -> None:
         v = self.session.view()

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 from rich.text import Text
 
-from ..cards import KING_OF_HEARTS, QUEENS, SUIT_MASKS, cards_of
+from ..cards import KING_OF_HEARTS, QUEENS, SUIT_MASKS, Card, cards_of
 from ..contracts import Contract
 from ..deal import Phase
+from ..rules import Rules
 from ..view import View
 from .glyphs import Glyphs, hand_order
 
@@ -476,4 +477,57 @@ def header(v: View, names: Sequence[str], g: Glyphs, first_deal: int = 1) -> Tex
                 t.append(", ")
             t.append_text(card(c, g))
             t.append(f" ({names[holder]})")
+    return t
+
+
+def contract_goal(contract: Contract, rules: Rules, g: Glyphs) -> str:
+    """What a contract asks of you, in one line with this table's points: ``Queens: each queen you
+    take costs −25``."""
+    p = rules.points
+    kh = g.card(Card.KH)
+    goals = {
+        Contract.KING_OF_HEARTS: f"do not take the {kh}: it costs {p.king_of_hearts:+d}",
+        Contract.QUEENS: f"each queen you take costs {p.queen:+d}",
+        Contract.DIAMONDS: f"each diamond you take costs {p.diamond:+d}",
+        Contract.LTOOSH: f"each trick you take costs {p.trick:+d}",
+        Contract.TRIX: "add cards to the jacks' rows, each one next to its row's end; first out "
+        + ", then ".join(f"{x:+d}" for x in p.trix),
+        Contract.COMPLEX: f"each trick costs {p.trick:+d}, plus {kh} {p.king_of_hearts:+d}, "
+        f"each queen {p.queen:+d} and each diamond {p.diamond:+d} in it",
+    }
+    return f"{contract.title}: {goals[contract]}"
+
+
+def rules_help(v: View, g: Glyphs) -> Text:
+    """The F1 sheet: what each contract of this table asks, and the rules that change play, so that
+    someone new to Trix can play from it (docs/how-to-play.md says more)."""
+    rules = v.rules
+    t = Text("How to play\n", style="bold")
+    if v.contract is not None:
+        t.append("Now: " + contract_goal(v.contract, rules, g) + "\n\n", style="bold")
+    t.append(
+        f"A match is {rules.kingdoms} kingdom{'s' if rules.kingdoms != 1 else ''}; in each, one player is king. "
+        "Before each deal of his kingdom the king names a contract he has not named yet in it. In the "
+        "trick contracts follow the suit led if you can; the highest card of that suit takes the trick "
+        "and leads the next.\n\n"
+    )
+    for c in rules.contracts:
+        t.append("• " + contract_goal(c, rules, g) + "\n")
+    extra = []
+    if rules.hearts_lead_ban:
+        extra.append("In King of Hearts nobody may lead a heart while holding another suit.")
+    if rules.king_must_be_discarded:
+        extra.append(f"Unable to follow suit, whoever holds the {g.card(Card.KH)} must play it.")
+    if rules.doubling:
+        extra.append(
+            f"Before play the holder of the {g.card(Card.KH)} or of a queen may double it in the contract "
+            "where it costs: whoever else takes it pays twice, and the holder earns its value."
+        )
+    if rules.koh_redeal or rules.trix_throw_in:
+        extra.append("A player with a hopeless hand may claim a redeal when asked.")
+    if rules.partnership:
+        extra.append("Partners sit across from each other and score together.")
+    if extra:
+        t.append("\n" + "\n".join(extra) + "\n")
+    t.append("\nThe highest total after the last deal wins. Esc closes this sheet.", style="dim")
     return t

@@ -6,6 +6,7 @@ without a terminal; the Textual app only draws ``view(match, 0)`` and forwards k
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -20,7 +21,7 @@ from ..contracts import Contract
 from ..deal import Phase, deal_hands
 from ..errors import TrixError
 from ..match import MAX_SEED, Match
-from ..record import NoDeals, Record, RecordError, parse_json
+from ..record import NoDeals, Record, RecordError, check_next_deal, parse_json
 from ..rules import Rules
 from ..view import View, view
 from .glyphs import Glyphs, hand_order
@@ -34,6 +35,10 @@ DEFAULT_BOTS = ("medium", "medium", "medium")
 # The top-level key of a save file that holds the match's seed (readers of records ignore unknown keys):
 # the deals not yet in the record are dealt from it, so quitting never deals a new hand.
 SEED_KEY = "seed"
+# And the redeal claims and doubling answers given so far in a deal stopped among them: the record
+# cannot tell a question not yet answered from one declined, so without them a match taken up there
+# would skip the questions (yours too) as if everyone had declined.
+ANSWERS_KEY = "answers"
 
 
 class InputError(ValueError):
@@ -167,7 +172,8 @@ def write_atomically(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     finally:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a read-only folder: the write's own error is the one to tell
+            tmp.unlink(missing_ok=True)
 
 
 def can_save(path: Path) -> None:
@@ -184,7 +190,53 @@ def can_save(path: Path) -> None:
     except OSError as e:
         raise ValueError(f"cannot save to {path}: {e.strerror or e}") from None
     finally:
-        probe.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            probe.unlink(missing_ok=True)
+
+
+def answers_so_far(match: Match) -> list[int] | None:
+    """The claims and doubling answers of the deal under way while it is still among them, else None."""
+    if match.phase not in (Phase.CLAIM, Phase.DOUBLE):
+        return None
+    history = match.history
+    i = len(history) - 1
+    while not A.CONTRACT_BASE <= history[i] < A.CONTRACT_BASE + 6:  # back to the king's choice
+        i -= 1
+    return history[i + 1 :]
+
+
+def replay_saved(record: Record, answers: object) -> Match:
+    """The match a save file holds: its record replayed, and a deal stopped among its redeal claims or
+    doubling answers rebuilt from the king's choice with the answers given (``ANSWERS_KEY``).
+    RecordError, naming the key, if those answers do not fit the record."""
+    if answers is None:
+        return record.replay()
+    last = record.deals[-1] if record.deals else None
+
+    def wrong(why: str) -> RecordError:
+        return RecordError(f"'{ANSWERS_KEY}' {why}", len(record.deals) - 1)
+
+    if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
+        raise wrong('must be a list of answers such as "no claim" or "double KH"')
+    if last is None or last.plays or last.thrown_in is not None:
+        raise wrong("belongs to a deal stopped before its first card, and the last deal is not one")
+    head = Record(rules=record.rules, deals=record.deals[:-1], players=record.players)
+    if head.deals:
+        match = head.replay()
+        check_next_deal(match, len(head.deals))
+        match.start_deal(last.hands)
+    else:
+        match = Match(record.rules, last.hands)
+    match.apply(A.choose(last.contract))
+    for text in answers:
+        try:
+            match.apply(A.parse(text))
+        except (ValueError, TrixError) as e:
+            raise wrong(f"cannot go on with {text!r}: {e}") from None
+    deal = match.deals[-1]
+    if match.phase not in (Phase.CLAIM, Phase.DOUBLE) or deal.doubled != last.doubled:
+        raise wrong("do not end where the deal's record stops")
+    return match
 
 
 def kept_seed(data: object, seed: int | None, save: Path) -> int | None:
@@ -263,7 +315,7 @@ class PlaySession:
         try:
             data = parse_json(save.read_bytes())
             record = Record.from_json(data)
-            match = record.replay()
+            match = replay_saved(record, data.get(ANSWERS_KEY) if isinstance(data, dict) else None)
         except OSError as e:
             raise ValueError(f"cannot read {save}: {e.strerror or e}") from None
         except NoDeals:  # a record stopped before its first deal: nothing played, but a hand may have been seen
@@ -370,6 +422,9 @@ class PlaySession:
         doc = Record.from_match(self.match, self.players).to_json()
         deals = doc.pop("deals")
         doc[SEED_KEY] = self.seed
+        answers = answers_so_far(self.match)
+        if answers is not None:
+            doc[ANSWERS_KEY] = [A.to_str(a) for a in answers]
         doc["deals"] = deals
         try:
             write_atomically(self.save_path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
@@ -391,6 +446,20 @@ def _keep_aside(path: Path) -> Path:
             continue
         path.unlink()
         return kept
+
+
+def in_your_words(message: str) -> str:
+    """An engine message said to you at seat 0 (``seat 0 does not hold K♦`` to ``You do not hold K♦``),
+    the other seats by where they sit (``it is Right's turn``)."""
+    out = message.replace("not seat 0's", "not yours").replace("seat 0's", "your")
+    for said, meant in (("seat 0 has", "you have"), ("seat 0 does", "you do"), ("seat 0 must", "you must")):
+        out = out.replace(said, meant)
+    out = out.replace("seat 0", "you").replace("not in that hand", "not in your hand")
+    if out.startswith("you "):
+        out = out.replace(" (holds ", " (you hold ")
+    for seat in (1, 2, 3):
+        out = out.replace(f"seat {seat}", SEAT_NAMES[seat])
+    return out[:1].upper() + out[1:]
 
 
 _PHRASES = {
