@@ -390,6 +390,15 @@ async def test_a_small_terminal_keeps_the_prompt_the_message_and_the_typed_line(
         await pilot.pause()
         await pilot.pause()
         assert any(line.startswith("> ▏") for line in screen_text(app).splitlines())
+        assert "Too small" not in screen_text(app)
+        await pilot.resize_terminal(40, 14)  # too small to draw the table: the top row says so
+        await pilot.pause()
+        await pilot.pause()
+        assert screen_text(app).splitlines()[0].startswith("Too small (40×14): needs 60×20")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert "Too small" not in screen_text(app)
 
 
 async def test_the_score_sheet_of_a_whole_match_opens_on_its_totals() -> None:
@@ -815,3 +824,17 @@ async def test_f1_shows_what_each_contract_asks_with_this_tables_points(tmp_path
         await pilot.press("f1")
         await pilot.pause()
         assert "Now: Queens: each queen you take costs -25" in screen_text(app)
+
+
+async def test_the_kingdoms_last_contract_is_named_for_you() -> None:
+    """A question with one answer is not asked: the last contract of your kingdom, like 'no double'
+    with nothing to double."""
+    from opentrix.deal import deal_hands
+
+    played = [Contract.KING_OF_HEARTS, Contract.QUEENS, Contract.DIAMONDS, Contract.LTOOSH]
+    match = Match.at_contract_choice(Rules(), deal_hands(KING_SEED, 0), king=0, played=played)
+    app = PlayApp(PlaySession("classic", ["random"] * 3, seed=KING_SEED, save=None, match=match), Glyphs())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.session.match.deals[-1].contract == Contract.TRIX
+        assert "Only Trix is left in your kingdom: it is named for you." in " ".join(screen_text(app).split())

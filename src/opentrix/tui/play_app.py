@@ -50,6 +50,7 @@ TYPED_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyz♠♥♦♣_")
 # happens to be selected the moment your turn comes.
 ENTER_GRACE = 0.6
 
+MIN_SIZE = (60, 20)  # columns, rows: below this the table cannot be drawn whole
 NARROW = 80  # below this width the score panel cannot fit beside the table; Tab still shows the sheet
 CSS = """
 Screen { layout: vertical; }
@@ -193,6 +194,9 @@ class PlayApp(TrixApp):
             self.decision_key = key
             self.cursor = 0
         header = render.header(v, SEAT_NAMES, self.g)
+        width, height = self.size
+        if 0 < width < MIN_SIZE[0] or 0 < height < MIN_SIZE[1]:  # said at the top, the one row sure to show
+            header = Text(f"Too small ({width}×{height}): needs {MIN_SIZE[0]}×{MIN_SIZE[1]}", style="bold")
         self.put("#header", header)
         self.put("#status", self.status_line())
         self.put("#table", render.table(v, self.g, self.names))
@@ -372,10 +376,15 @@ class PlayApp(TrixApp):
             self.run_bots()
 
     def answer_forced(self) -> None:
-        """A question with one possible answer (no redeal, nothing to double) is answered for you."""
+        """A question with one possible answer (no redeal, nothing to double, the kingdom's last
+        contract) is answered for you."""
         s = self.session
-        while s.your_turn and s.view().legal_actions in ((A.NO_CLAIM,), (A.NO_DOUBLE,)):
-            s.play(s.view().legal_actions[0])
+        while s.your_turn and len(legal := s.view().legal_actions) == 1 and not A.is_card(legal[0]):
+            if A.CONTRACT_BASE <= legal[0] < A.CONTRACT_BASE + 6:
+                self.say(f"Only {A.contract_of(legal[0]).title} is left in your kingdom: it is named for you.")
+            elif legal[0] not in (A.NO_CLAIM, A.NO_DOUBLE):
+                break
+            s.play(legal[0])
 
     @work(exclusive=True, group="bots")
     async def run_bots(self) -> None:
