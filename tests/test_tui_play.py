@@ -838,3 +838,25 @@ async def test_the_kingdoms_last_contract_is_named_for_you() -> None:
         await settle(app, pilot)
         assert app.session.match.deals[-1].contract == Contract.TRIX
         assert "Only Trix is left in your kingdom: it is named for you." in " ".join(screen_text(app).split())
+
+
+async def test_the_deal_over_line_says_who_took_a_doubled_card() -> None:
+    """A doubled card moves points to and from seats that did not take it, which the scores alone
+    leave a newcomer to puzzle out: the line says whose doubled card went to whom."""
+    s = PlaySession("wikipedia", ["random"] * 3, seed=KING_SEED)
+    s.play(A.choose(Contract.KING_OF_HEARTS))  # you hold K♥ in seed 6
+    while s.match.phase != Phase.DEAL_OVER:
+        if s.your_turn:
+            legal = s.view().legal_actions
+            s.play(A.double(Card.KH) if A.double(Card.KH) in legal else legal[0])
+        else:
+            seat = s.bot_to_act()
+            assert seat is not None
+            bot, v, legal = s.bot_inputs(seat)
+            s.apply_bot(seat, bot.act(v, legal))
+    taker = next(seat for seat in range(4) if int(s.match.deals[-1].taken[seat]) >> Card.KH & 1)
+    who = "its holder" if taker == 0 else ("You", "Right", "Across", "Left")[taker]
+    app = PlayApp(s, Glyphs())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert f"K♥ (doubled by You) was taken by {who}." in " ".join(screen_text(app).split())

@@ -280,6 +280,11 @@ class PlayApp(TrixApp):
             else:
                 scores = v.deal_scores or (0, 0, 0, 0)
                 head = "Deal over: " + ", ".join(f"{SEAT_NAMES[s]} {scores[s]:+d}" for s in range(4)) + "."
+                for holder, card in v.doubled:  # the scores a doubled card moves are the puzzling ones
+                    taker = next((s for s in range(4) if int(v.taken[s]) >> card & 1), None)
+                    if taker is not None:
+                        who = "its holder" if taker == holder else SEAT_NAMES[taker]
+                        head += f" {g.card(card)} (doubled by {SEAT_NAMES[holder]}) was taken by {who}."
             return Text(head + "\nPress Enter for the next deal.", style="bold")
         if not v.to_act:
             who = self.names[v.turn] if v.turn is not None else "the table"
