@@ -677,3 +677,19 @@ def test_the_input_check_keeps_every_bot_subclass_working() -> None:
     assert bot.act(v, legal, greedy=True) == legal[0]
     assert bot.explain(v, legal) == (legal[0], "the first")
     assert make_bot("random", seed=1).act(v, np.array(legal)) in legal
+
+
+def test_a_bot_whose_parts_are_missing_names_the_pip_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An optional bot whose module cannot be imported says what to install (the arena says the same,
+    not 'bad option')."""
+    from opentrix import bots
+    from opentrix.arena.spec import SpecError, parse_spec
+
+    monkeypatch.setitem(bots.EXTERNAL, "ghost", "opentrix_no_such_module:Ghost")
+    monkeypatch.setitem(bots.EXTRAS, "ghost", "rl")
+    with pytest.raises(
+        bots.MissingPart, match=r"bot 'ghost' needs parts not installed .*: pip install 'opentrix\[rl\]'"
+    ):
+        bots.make_bot("ghost")
+    with pytest.raises(SpecError, match=r"^bot 'ghost' needs parts not installed"):
+        parse_spec("ghost")

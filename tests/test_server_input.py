@@ -280,7 +280,11 @@ def _opentrix(*args: str, env: dict[str, str] | None = None) -> subprocess.Compl
         (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot use the database 127.0.0.1:1/none"),
         (["--database", "postgresql://127.0.0.1:1/none"], "cannot use the database 127.0.0.1:1/none: "),
         (["--database", "mysql://someone@somewhere/db"], "an SQLite file or a postgresql:// database"),
-        (["--database", "/proc/no-such-folder/tables.db"], "cannot create the folder for the database"),
+        (["--database", "/proc/no-such-folder/tables.db"], "the folder /proc/no-such-folder for the database"),
+        (
+            ["--database", "no/such/folder/t.db"],
+            "the folder no/such/folder for the database 'no/such/folder/t.db' does",
+        ),
     ],
 )
 @pytest.mark.parametrize("command", [["serve"], ["play", "--no-browser"]])
@@ -288,6 +292,28 @@ def test_a_bad_database_is_one_clear_line(command: list[str], args: list[str], m
     done = _opentrix(*command, *args, "--port", "0" if command[0] == "play" else "8799")
     assert done.returncode == 1, done.stdout + done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr + done.stdout
+
+
+def test_a_mistyped_database_folder_is_not_made(tmp_path: Path) -> None:
+    """Only the default data folder is created; a path whose folder is missing is a typo to report."""
+    done = subprocess.run(
+        [sys.executable, "-m", "opentrix.cli", "serve", "--port", "8799", "--database", "typo/t.db"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1 and "does not exist; create it first" in done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_bad_log_level_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    done = _opentrix(
+        "serve", "--log-level", "chatty", "--database", str(tmp_path / "t.db"), env={**os.environ, "COLUMNS": "200"}
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr + done.stdout
+    assert "'chatty' is not one of 'critical', 'error', 'warning', 'info', 'debug', 'trace'" in done.stderr
+    assert not (tmp_path / "t.db").exists()  # refused before the database was touched
 
 
 def test_the_browser_table_refuses_a_bot_it_cannot_seat() -> None:

@@ -30,8 +30,9 @@ def verify(
 ) -> None:
     """Check game records against the rules; print scores or the first error.
 
-    Exit status: 0 when every record is valid (finished or not), 1 when any is invalid or unreadable,
-    2 for a usage error.
+    Exit status: 0 when every record is valid (finished or not), 1 when one is invalid or unreadable.
+
+    Exit status 2 is a usage error.
     """
     from .verify import verify_path, verify_stdin
 

@@ -19,7 +19,7 @@ MAX_UNITS = 10_000_000  # a thousand deals of `strong` take the better part of a
 MAX_JOBS = 256
 
 BOTS_HELP = (
-    "candidate,baseline, e.g. strong,basic; options after colons: strong:samples=40:budget_ms=250 "
+    "candidate,baseline, e.g. strong,basic; options after colons, e.g. strong:samples=40 "
     "(random, basic, novice, strong, strong-uniform, easy, medium, hard, openspiel-ismcts; "
     "for the arena only: cheat, cheat-from)"
 )
@@ -114,13 +114,16 @@ def arena(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="write the results as JSON to FILE (- for stdout)")
     ] = None,
-    plot: Annotated[Path | None, typer.Option(help="draw the per-contract differences to FILE.png")] = None,
+    plot: Annotated[
+        Path | None, typer.Option(help="draw the per-contract differences as a chart: FILE.png, .svg, .pdf")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ) -> None:
     """Duplicate deals: every deal is replayed with the candidate in each seat against the baseline.
 
-    Prints the candidate's mean score per deal minus the baseline's, per contract and overall,
-    with 95% confidence intervals, and the time per move. Ctrl-C stops and reports what was measured.
+    Prints candidate minus baseline, points per deal, per contract and overall, with 95% intervals.
+
+    Also the time per move. Ctrl-C stops the run and reports what was measured.
     """
     from .report import plot as draw
     from .report import rows, summary, timing_line
@@ -204,7 +207,7 @@ def arena(
     out.print(table)
     out.print("time per move, " + timing_line(doc, "candidate"))
     out.print("time per move, " + timing_line(doc, "baseline"))
-    out.print(f"{doc['elapsed_s']:.1f} s")
+    out.print(f"elapsed {doc['elapsed_s']:.1f} s")
     if json_out is not None:
         text = json.dumps(doc, indent=2)
         if str(json_out) == "-":

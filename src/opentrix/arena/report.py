@@ -67,7 +67,7 @@ def rows(doc: dict[str, Any]) -> list[tuple[str, str, str]]:
     for name, stat in doc.get("contracts", {}).items():
         out.append((Contract.parse(name).title, str(stat["n"]), _fmt(stat)))
     if "negative" in doc:
-        out.append(("four negative contracts", str(doc["negative"]["n"]), _fmt(doc["negative"])))
+        out.append(("negative contracts", str(doc["negative"]["n"]), _fmt(doc["negative"])))
     if "as_king" in doc:
         out.append(("as king", str(doc["as_king"]["n"]), _fmt(doc["as_king"])))
     out.append(("overall", str(doc["overall"]["n"]), _fmt(doc["overall"])))

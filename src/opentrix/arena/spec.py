@@ -7,7 +7,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import ARENA_ONLY, BOTS, LEVELS, Bot, bot_names, make_bot
+from ..bots import ARENA_ONLY, BOTS, LEVELS, Bot, MissingPart, bot_names, make_bot
 
 
 class SpecError(ValueError):
@@ -119,8 +119,8 @@ def parse_spec(text: str) -> BotSpec:
     try:
         _check_options(name, type(BotSpec(name).build("check")), options, raw)
         spec.build("check")
-    except SpecError:
-        raise
+    except (SpecError, MissingPart) as e:
+        raise SpecError(str(e)) from None
     except TypeError as e:
         raise SpecError(f"bad option for {name}: {e}") from None
     except ValueError as e:

@@ -29,6 +29,13 @@ BOTS: dict[str, BotFactory] = {
 LEVELS: dict[str, str] = {"easy": "novice", "medium": "basic", "hard": "strong"}
 # Bots that live in optional parts, imported only when asked for: name -> "module:attribute".
 EXTERNAL: dict[str, str] = {"openspiel-ismcts": "opentrix.env.openspiel_bot:OpenSpielISMCTSBot"}
+EXTRAS: dict[str, str] = {"openspiel-ismcts": "rl,openspiel"}  # what pip installs for each of them
+
+
+class MissingPart(ValueError):
+    """A bot whose optional dependencies are not installed; the message names the pip command."""
+
+
 # Bots that see the whole match: the arena's measuring sticks, never offered at a table.
 ARENA_ONLY: dict[str, str] = {
     "cheat": "opentrix.bots.cheat:CheatBot",
@@ -62,7 +69,10 @@ def _factory(name: str) -> BotFactory:
         try:
             BOTS[key] = getattr(importlib.import_module(module), attr)
         except ImportError as e:
-            raise ValueError(f"bot {name!r} needs an optional part that is not installed: {e}") from None
+            extras = EXTRAS.get(key, "all")
+            raise MissingPart(
+                f"bot {name!r} needs parts not installed ({e}): pip install 'opentrix[{extras}]'"
+            ) from None
     try:
         return BOTS[key]
     except KeyError:
@@ -73,9 +83,11 @@ __all__ = [
     "ARENA_ONLY",
     "BOTS",
     "EXTERNAL",
+    "EXTRAS",
     "LEVELS",
     "BasicBot",
     "Bot",
+    "MissingPart",
     "RandomBot",
     "StrongBot",
     "bot_names",

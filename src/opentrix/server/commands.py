@@ -9,6 +9,7 @@ import importlib.util
 import signal
 import socket
 import webbrowser
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -22,6 +23,17 @@ SERVER_MODULES = ("uvicorn", "fastapi", "sqlalchemy", "platformdirs", "alembic",
 
 WS_MAX_SIZE = 1 << 20  # frames above this close the socket; the app answers smaller oversized ones itself
 MAX_CONNECTIONS = 10_000
+
+
+class LogLevel(StrEnum):
+    """Uvicorn's log levels, offered as a choice so a typo is refused before the server starts."""
+
+    critical = "critical"
+    error = "error"
+    warning = "warning"
+    info = "info"
+    debug = "debug"
+    trace = "trace"
 
 
 def _uvicorn_config(  # type: ignore[no-untyped-def]
@@ -99,6 +111,8 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
         url = database_url(database)
     except OSError as e:
         raise _fail(f"cannot create the folder for the database {database!r}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise _fail(str(e)) from None
     if not url.startswith(("sqlite:", "postgresql")):
         raise _fail(f"tables are kept in an SQLite file or a postgresql:// database, not {database!r}")
     try:
@@ -153,7 +167,7 @@ def serve(
     bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before playing")] = 0.9,
     deal_pause: Annotated[float, typer.Option(help="seconds the end-of-deal summary stays up at most")] = 20.0,
     grace: Annotated[float, typer.Option(help="seconds before a bot takes the seat of a player who left")] = 45.0,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    log_level: Annotated[LogLevel, typer.Option(help="how much the server logs")] = LogLevel.info,
     lease: Annotated[
         float,
         typer.Option(help="seconds this server holds a table without renewing; after a crash others wait that long"),
@@ -168,10 +182,13 @@ def serve(
             help="worker processes the bots think in, for machines with cores to spare (0: one thread)", min=0, max=64
         ),
     ] = 0,
-    rate_limits: Annotated[
+    no_rate_limits: Annotated[
         bool,
-        typer.Option(help="limit tables created, unknown codes tried and messages sent per client address"),
-    ] = True,
+        typer.Option(
+            "--no-rate-limits",
+            help="lift the limits on tables created, unknown codes tried and messages sent per client address",
+        ),
+    ] = False,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -202,11 +219,11 @@ def serve(
         park_after=park_after,
         bot_processes=bot_processes,
     )
-    if not rate_limits:
+    if no_rate_limits:
         settings = settings.without_limits()
     typer.echo(f"opentrix: tables stored in {_where(url)}")
     _more_open_files()
-    server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level, forwarded_allow_ips))
+    server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level.value, forwarded_allow_ips))
     _stop_on_hangup(server)
 
     async def main() -> None:

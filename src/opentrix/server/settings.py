@@ -19,7 +19,8 @@ def default_database_path() -> Path:
 def database_url(database: str | None = None) -> str:
     """An SQLAlchemy URL from ``--database`` (a file or a URL), ``OPENTRIX_DATABASE_URL``, or the default file.
 
-    ``postgresql://`` URLs are driven by psycopg 3; anything without ``://`` is an SQLite file path.
+    ``postgresql://`` URLs are driven by psycopg 3; anything without ``://`` is an SQLite file path, whose
+    folder must exist (ValueError otherwise); the default file's folder is created.
     """
     value = database or os.environ.get(ENV_DATABASE) or ""
     if not value:
@@ -31,7 +32,8 @@ def database_url(database: str | None = None) -> str:
     if "://" in value:
         return value
     path = Path(value).expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():  # a mistyped path is said, not made: only the default folder is created
+        raise ValueError(f"the folder {path.parent} for the database {value!r} does not exist; create it first")
     return f"sqlite:///{path.resolve()}"
 
 
