@@ -860,3 +860,17 @@ async def test_the_deal_over_line_says_who_took_a_doubled_card() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert f"K♥ (doubled by You) was taken by {who}." in " ".join(screen_text(app).split())
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--terminal", "--port", "9000"], "--port is for the browser table, not --terminal"),
+        (["--terminal", "--new", "--bot-delay", "1"], "--new, --bot-delay are for the browser table, not --terminal"),
+        (["--no-browser", "--ascii", "--pause", "1"], "--ascii, --pause are for --terminal"),
+        (["--no-browser", "--save", "m.json"], "--save is for --terminal"),
+    ],
+)
+def test_an_option_of_the_other_table_is_refused_not_ignored(args: list[str], said: str) -> None:
+    result = CliRunner().invoke(cli_app, ["play", *args], env={"COLUMNS": "200"})
+    assert result.exit_code == 2 and said in result.output

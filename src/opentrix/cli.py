@@ -71,8 +71,30 @@ def printable(text: str, stream: TextIO | None = None) -> str:
     return text
 
 
+_BROWSER_ONLY = {"host": "--host", "port": "--port", "database": "--database", "no_browser": "--no-browser"}
+_BROWSER_ONLY |= {"new": "--new", "bot_delay": "--bot-delay"}
+_TERMINAL_ONLY = {"ascii_only": "--ascii", "pause": "--pause"}
+
+
+def _refuse_options_of_the_other_table(ctx: typer.Context, terminal: bool) -> None:
+    """An option given for the other kind of table is a mistake to say, not to ignore."""
+
+    def typed(name: str) -> bool:  # by name: Typer may bring its own copy of Click and its enum
+        source = ctx.get_parameter_source(name)
+        return source is not None and source.name == "COMMANDLINE"
+
+    if not terminal and typed("save"):
+        raise typer.BadParameter("the browser table keeps its matches itself; --save is for --terminal")
+    others = _BROWSER_ONLY if terminal else _TERMINAL_ONLY
+    given = [flag for name, flag in others.items() if typed(name)]
+    if given:
+        table = "the browser table, not --terminal" if terminal else "--terminal"
+        raise typer.BadParameter(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for {table}")
+
+
 @app.command()
 def play(
+    ctx: typer.Context,
     terminal: Annotated[bool, typer.Option("--terminal", help="play in this terminal instead of the browser")] = False,
     rules: Annotated[
         str | None,
@@ -101,6 +123,8 @@ def play(
 ) -> None:
     """Play a match against three bots: in the browser (default) or with --terminal."""
     from .rules import PRESETS
+
+    _refuse_options_of_the_other_table(ctx, terminal)
 
     if rules is not None and rules not in PRESETS:
         raise typer.BadParameter(f"unknown preset {rules!r} (known: {', '.join(PRESETS)})", param_hint="--rules")
@@ -134,8 +158,6 @@ def play(
         web = importlib.import_module("opentrix.server.commands")
         if not 0 <= bot_delay <= 60:  # also refuses nan
             raise typer.BadParameter("the delay is 0 to 60 seconds", param_hint="--bot-delay")
-        if save is not None:
-            raise typer.BadParameter("the browser table keeps its matches itself; --save is for --terminal")
         web.play_web(
             rules=rules or "classic",
             bots=levels or ["medium"] * 3,
