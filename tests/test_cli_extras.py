@@ -61,3 +61,10 @@ def test_the_arena_checks_for_matplotlib_before_playing() -> None:
     r = bare_opentrix("arena", "--deals", "1000", "--plot", "/tmp/never.png", hidden=("matplotlib",))
     assert r.returncode == 2 and "pip install 'opentrix[arena]'" in " ".join(r.stderr.replace("│", " ").split())
     assert "Traceback" not in r.stderr
+
+
+def test_version_is_printed_even_without_the_extras() -> None:
+    from opentrix import __version__
+
+    r = bare_opentrix("--version")
+    assert r.returncode == 0 and r.stdout == f"opentrix {__version__}\n", r.stderr

@@ -107,6 +107,7 @@ async def test_lobby_invite_and_start(server: LiveServer) -> None:
     assert info["status"] == "lobby"
     assert [s["kind"] for s in info["seats"]] == ["human", "open", "open", "open"]
     assert [s["level"] for s in info["seats"]] == [None, "hard", "easy", "random"]
+    assert [s["connected"] for s in info["seats"]] == [False, False, False, False]  # an open seat has nobody
     assert "token" not in str(info) and t["token"] not in str(info)
     # A friend takes seat 2 through the invite code; seat 2 cannot be taken twice.
     r = httpx.post(f"{server.base}/api/tables/{code.lower()}/join", json={"name": "Omar", "seat": 2}, timeout=10)
@@ -606,3 +607,10 @@ async def test_the_table_names_the_tiebreak_under_way(tmp_path: Path) -> None:
             assert not m.is_over and t._info()["tiebreak"] == kind, preset
     finally:
         await hub.shutdown()
+
+
+def test_pages_and_health_answer_head_requests(server: LiveServer) -> None:
+    """Uptime monitors and link checkers ask with HEAD: the pages and the health check answer it."""
+    for path in ("/", "/history", "/replay", "/api/health"):
+        r = httpx.head(f"{server.base}{path}", timeout=10)
+        assert r.status_code == 200 and r.content == b"", path

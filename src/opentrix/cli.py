@@ -21,6 +21,24 @@ app = typer.Typer(
 )
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from . import __version__
+
+        typer.echo(f"opentrix {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="print the version and exit", callback=_print_version, is_eager=True),
+    ] = False,
+) -> None:
+    """Trix (Trex): play in the browser or terminal, referee records, measure bots."""
+
+
 @app.command()
 def verify(
     files: Annotated[

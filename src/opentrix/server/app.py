@@ -185,11 +185,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     index = STATIC / "index.html"
 
-    @app.get("/", include_in_schema=False)
-    @app.get("/t/{code}", include_in_schema=False)
-    @app.get("/history", include_in_schema=False)
-    @app.get("/replay/{code}", include_in_schema=False)
-    @app.get("/replay", include_in_schema=False)
+    # HEAD too, as uptime monitors and link checkers ask.
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/t/{code}", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/history", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/replay/{code}", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/replay", methods=["GET", "HEAD"], include_in_schema=False)
     async def page(code: str | None = None) -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
@@ -197,7 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- JSON API -----------------------------------------------------------------------------------
 
-    @app.get("/api/health")
+    @app.api_route("/api/health", methods=["GET", "HEAD"])
     async def health() -> dict[str, Any]:
         return {"ok": True, "tables": len(hub.tables)}
 

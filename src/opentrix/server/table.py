@@ -123,7 +123,7 @@ class SeatState:
             "kind": self.kind,
             "name": self.name if self.kind == "human" else None,
             "level": self.bot_level if self.kind != "human" else None,
-            "connected": bool(self.conns) if self.kind == "human" else True,
+            "connected": bool(self.conns) if self.kind == "human" else self.kind == "bot",  # open: nobody
             "away": self.away,
         }
 
