@@ -769,10 +769,13 @@ def test_a_partnership_match_ends_with_team_standings_kept_after_the_table_is_pu
     browser: Browser, server: LiveServer
 ) -> None:
     t = server.create(name="Lina", bots="random", start=True, seed=5, kingdoms=1, partnership=True)
-    finish_match(server, t)
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
+    # Watching from before the end: a finished table nobody has open is put away at the server's next
+    # sweep, which on a slow machine could fall between the last card and the page's arrival.
     page.goto(f"{server.base}/t/{t['id']}?lang=en")
+    page.locator("[data-testid=board]").wait_for()
+    finish_match(server, t)
     dialog = page.locator("#match-over")
     dialog.wait_for()
     rows = dialog.locator("#standings tbody tr")
