@@ -1002,3 +1002,64 @@ def test_a_player_who_asked_for_a_rematch_goes_to_it_even_if_another_asked_first
     assert not errors, errors
     for page in (lina, omar):
         page.context.close()
+
+
+def test_a_newcomer_reads_the_tables_rules_in_english_and_arabic(browser: Browser, server: LiveServer) -> None:
+    """Someone who has never played can learn the table's rules from it: a Rules sheet with what each
+    contract asks and its points (the contract in play marked), the options that change play, and the
+    contract chip saying what the contract asks."""
+    t = server.create(name="Lina", bots="random", start=True, seed=5, rules="denexa", timer=30)
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("[data-testid=board]")
+    page.click("[data-cmd=rules]")
+    sheet = page.locator("[data-testid=rules]")
+    sheet.wait_for()
+    text = " ".join(sheet.inner_text().split())
+    assert "A match is 4 kingdoms." in text
+    for line in (
+        "King of Hearts: do not take the K♥: it costs 75",
+        "Queens: each queen you take costs 25",
+        "Diamonds: each ♦ you take costs 10",
+        "Ltoosh: each trick you take costs 15",
+        "the first out scores 200, then 150, 100 and 50",
+        "Each move has 30 seconds",
+        "may double it",  # Denexa doubles
+    ):
+        assert line in text, line
+    assert page.locator("#rules-drawer [data-cmd=close]").evaluate("b => b === document.activeElement")
+    shot(page, "rules-01-sheet")
+    page.keyboard.press("Escape")
+    sheet.wait_for(state="detached")
+    play_until(page, lambda: page.locator("[data-testid=contract]").count() > 0)
+    goal = page.locator(".chip.contract .goal").inner_text()
+    assert "costs" in goal or "first out" in goal
+    page.click("#lang-toggle")
+    page.click("[data-cmd=rules]")
+    assert "شيخ الكبة: لا تأخذ شيخ الكبة" in " ".join(page.locator("[data-testid=rules]").inner_text().split())
+    shot(page, "rules-02-sheet-arabic")
+    page.click("#lang-toggle")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_lobby_says_the_tables_rules_and_enter_takes_a_seat(browser: Browser, server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="easy", rules="denexa", timer=20, kingdoms=1)
+    errors: list[str] = []
+    friend = new_page(browser, DESKTOP, errors)
+    friend.goto(f"{server.base}/t/{t['id']}?lang=en")
+    line = friend.locator("[data-testid=lobby-rules]")
+    line.wait_for()
+    assert "Rules: Denexa · doubling · one kingdom · 20 s a move" in line.inner_text()
+    assert "Send this link to your friends" in friend.locator("[data-testid=lobby]").inner_text()  # not seated yet
+    friend.click("[data-cmd=rules-lobby]")
+    assert "A match is one kingdom" in friend.locator("[data-testid=rules]").inner_text()
+    friend.fill("#join-name", "Omar")
+    friend.press("#join-name", "Enter")  # as a form: the first open seat
+    friend.wait_for_selector("#join-name", state="detached")
+    lobby = friend.locator("[data-testid=lobby]").inner_text()
+    assert "The table's invite link:" in lobby and "Send this link" not in lobby  # a guest, not the host
+    assert server.info(t["id"])["seats"][1]["name"] == "Omar"
+    assert not errors, errors
+    friend.context.close()

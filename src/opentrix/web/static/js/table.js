@@ -22,7 +22,7 @@ export function mountTable(root, code) {
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
     finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
-    rematchAsked: false,
+    rematchAsked: false, rules: null,
   };
   const tick = setInterval(() => updateTimer(root, st), 250);
 
@@ -192,7 +192,8 @@ export function mountTable(root, code) {
     if (st.info.status === "lobby") { rerender(root, lobbyHTML()); return; }
     const sheet = root.querySelector("#all-scores");
     if (sheet) st.scoresOpen = sheet.open; // read now: its toggle event may not have come yet
-    const drawer = st.drawer === "scores" ? scoresDrawer() : st.drawer === "last" ? lastTrickDrawer() : "";
+    const drawers = { scores: scoresDrawer, last: lastTrickDrawer, rules: rulesDrawer };
+    const drawer = st.drawer ? drawers[st.drawer]() : "";
     const was = rerender(root, `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`);
     settleFocus(was);
     updateTimer(root, st);
@@ -240,7 +241,10 @@ export function mountTable(root, code) {
     if (v.tiebreak_deal) parts.push(`<span class="chip">${t("table.tiebreak")}</span>`);
     else parts.push(`<span class="chip">${t("table.kingdom", { n: Math.min(v.kingdom + 1, kingdoms), of: kingdoms })} · ${t("table.deal", { n: dealCount(v) })}</span>`);
     parts.push(`<span class="chip">♛ ${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span>`);
-    if (v.contract && v.phase !== "choose_contract") parts.push(`<span class="chip contract" data-testid="contract">${escapeHtml(contractName(v.contract))}</span>`);
+    if (v.contract && v.phase !== "choose_contract") { // what it asks too, so nobody plays it blind
+      const goal = contractGoal(v.contract);
+      parts.push(`<span class="chip contract" title="${escapeHtml(goal)}"><span data-testid="contract">${escapeHtml(contractName(v.contract))}</span><small class="goal">${escapeHtml(goal)}</small></span>`);
+    }
     else if (v.phase === "choose_contract") parts.push(`<span class="chip ${v.king === st.seat ? "warn" : ""}" data-testid="turn">${escapeHtml(v.king === st.seat ? t("table.choosing.you") : t("table.choosing", { name: seatName(v.king) }))}</span>`);
     if (v.turn !== null && v.turn !== undefined && v.phase !== "choose_contract") { // the chip above says whose turn
       const who = v.turn === st.seat ? t("table.turn.you") : t("table.turn.other", { name: seatName(v.turn) });
@@ -250,6 +254,7 @@ export function mountTable(root, code) {
     parts.push(seededChip());
     parts.push(`<span class="spacer"></span>`);
     parts.push(`<button class="btn small ghost" data-cmd="invite">${t("table.invite")}</button>`);
+    parts.push(`<button class="btn small ghost" data-cmd="rules">${t("table.rules")}</button>`);
     parts.push(`<button class="btn small ghost" data-cmd="last">${t("table.lasttrick")}</button>`);
     parts.push(`<button class="btn small secondary" data-cmd="scores">${t("table.scores")}</button>`);
     return `<div class="statusbar">${parts.join("")}</div>`;
@@ -369,6 +374,48 @@ export function mountTable(root, code) {
 
   function scoresDrawer() {
     return drawerHTML("scores-drawer", "scores", t("table.scores"), scoresTable(false));
+  }
+
+  /** What a contract asks, with this table's points: "each queen you take costs 25". */
+  function contractGoal(id) {
+    const p = (st.rules && st.rules.points) || { king_of_hearts: -75, queen: -25, diamond: -10, trick: -15, trix: [200, 150, 100, 50] };
+    const [a, b, c, d] = p.trix;
+    const k = Math.abs(p.king_of_hearts), q = Math.abs(p.queen), dd = Math.abs(p.diamond), tr = Math.abs(p.trick);
+    const vars = id === "trix" ? { a, b, c, d } : { k, q, d: dd, t: tr };
+    return t(`goal.${id}`, vars);
+  }
+
+  /** The rules of this table, for someone who has never played: what each contract asks, with the
+   *  table's points, and the options that change play (the same as the terminal's F1 sheet). */
+  function rulesDrawer() {
+    const r = st.rules || {};
+    const v = st.view;
+    const contracts = r.complex ? ["complex", "trix"] : ["king_of_hearts", "queens", "diamonds", "ltoosh", "trix"];
+    const rows = contracts.map((c) => `<li${v && v.contract === c ? ' class="now"' : ""}><b>${escapeHtml(contractName(c))}</b>: ${escapeHtml(contractGoal(c))}</li>`).join("");
+    const notes = [];
+    if (r.hearts_lead_ban) notes.push(t("rules.heartsban"));
+    if (r.king_must_be_discarded) notes.push(t("rules.kingdiscard"));
+    if (r.doubling) notes.push(t("rules.doublingnote"));
+    if (r.koh_redeal || r.trix_throw_in) notes.push(t("rules.redeal"));
+    if (r.partnership) notes.push(t("rules.partners"));
+    const timer = st.info && st.info.options && st.info.options.timer;
+    if (timer) notes.push(t("rules.timernote", { n: timer }));
+    notes.push(t("rules.win"));
+    const body = `<div class="rules-sheet" data-testid="rules"><p>${escapeHtml(t("rules.intro", { n: r.kingdoms || 4 }))}</p><p>${escapeHtml(t("rules.tricks"))}</p>`
+      + `<ul>${rows}</ul>${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join("")}</div>`;
+    return drawerHTML("rules-drawer", "rules", t("rules.title"), body);
+  }
+
+  /** The lobby's one line about the table: preset, doubling, partners, length, move timer. */
+  function rulesLine() {
+    const r = st.rules;
+    if (!r) return "";
+    const bits = [t(`preset.${r.preset}`), t(r.doubling ? "rules.doubling" : "rules.nodoubling")];
+    if (r.partnership) bits.push(t("rules.partnership"));
+    bits.push(t("rules.kingdoms", { n: r.kingdoms }));
+    const timer = st.info.options && st.info.options.timer;
+    if (timer) bits.push(t("rules.timer", { n: timer }));
+    return `<p class="rules-line" data-testid="lobby-rules">${escapeHtml(t("lobby.rules", { rules: bits.join(" · ") }))} <button class="btn small ghost" data-cmd="rules-lobby">${t("rules.title")}</button></p>`;
   }
 
   function lastTrickDrawer() {
@@ -517,7 +564,9 @@ export function mountTable(root, code) {
     return `<div class="lobby panel" data-testid="lobby"><h2>${t("lobby.title", { code })}</h2>`
       + `<div class="code-big">${code}</div>`
       + (typeof info.seed === "number" ? `<p class="seeded-note">${seededChip()} <small>${escapeHtml(t("seed.why"))}</small></p>` : "")
-      + `<p>${t("lobby.invite")}</p>`
+      + rulesLine()
+      + (st.drawer === "rules" ? rulesDrawer() : "")
+      + `<p>${t(seated && st.seat !== info.host_seat ? "lobby.invite.guest" : "lobby.invite")}</p>`
       + `<div class="invite"><code id="invite-link">${escapeHtml(link)}</code><button class="btn small secondary" data-cmd="copy">${t("lobby.copy")}</button></div>`
       + `${nameField}<div class="seats">${seats}</div>${footer}</div>`;
   }
@@ -549,12 +598,13 @@ export function mountTable(root, code) {
       if (!st.connected) { toast(t("dlg.rematch.offline")); return; }
       st.rematchAsked = true; send({ type: "rematch" }); render();
     }
-    else if (cmd === "scores" || cmd === "last") {
+    else if (cmd === "scores" || cmd === "last" || cmd === "rules") {
       st.drawer = st.drawer === cmd ? null : cmd;
       render();
       const drawer = st.drawer && root.querySelector(".drawer");
       if (drawer) focusInto(drawer); // on its Close button
-    } else if (cmd === "close") closeDrawer();
+    } else if (cmd === "rules-lobby") { st.drawer = st.drawer === "rules" ? null : "rules"; render(); }
+    else if (cmd === "close") closeDrawer();
     else if (cmd === "invite" || cmd === "copy") {
       const link = `${location.origin}/t/${code}`;
       try { await navigator.clipboard.writeText(link); toast(t("lobby.copied")); } catch { toast(link, 6000); }
@@ -667,15 +717,24 @@ export function mountTable(root, code) {
     if (e.target.id === "join-name") st.joinName = e.target.value;
   }
 
+  /** Enter in the lobby's name field takes the first open seat, as a form would. */
+  function onNameKey(e) {
+    if (e.target.id !== "join-name" || e.key !== "Enter") return;
+    const take = root.querySelector("[data-cmd=take]");
+    if (take) { e.preventDefault(); take.click(); }
+  }
+
   root.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
   root.addEventListener("input", onInput);
+  root.addEventListener("keydown", onNameKey);
   const onLang = () => render();
   window.addEventListener("langchange", onLang);
 
   (async () => {
     try {
       const info = await api(`/api/tables/${code}`);
+      st.rules = info.rules; // every option, for the rules sheet; updates carry only what changes
       if (info.status === "finished" && info.stored) { st.info = info; st.finishedOnly = true; render(); return; }
     } catch (err) {
       root.innerHTML = `<div class="page"><div class="panel"><p>${escapeHtml(err.message)}</p><a class="btn" href="/" data-link>${t("nav.new")}</a></div></div>`;
@@ -693,6 +752,7 @@ export function mountTable(root, code) {
     root.removeEventListener("click", onClick);
     document.removeEventListener("keydown", onKey);
     root.removeEventListener("input", onInput);
+    root.removeEventListener("keydown", onNameKey);
     if (st.ws) st.ws.close();
   };
 }
