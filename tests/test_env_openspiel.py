@@ -289,18 +289,22 @@ def test_information_state_tensor_has_perfect_recall() -> None:
         assert a.information_state_tensor(seat) != b.information_state_tensor(seat)
 
 
-@pytest.mark.parametrize("rules", ["classic", "wikipedia"])
-def test_strings_and_tensors_tell_the_same_states_apart(rules: str) -> None:
-    """Over random deals: one information state string, one tensor and back; an observation string
-    holds at least what its tensor does (seats that played different cards differ in both)."""
-    game = pyspiel.load_game(SHORT_NAME, {"rules": rules, "seed": 7})
+@pytest.mark.parametrize(("rules", "contract"), [("classic", ""), ("wikipedia", ""), ("denexa", "trix")])
+def test_strings_and_tensors_tell_the_same_states_apart(rules: str, contract: str) -> None:
+    """Over random deals, questions, tricks and Trix passes: one information state string, one tensor
+    and back; an observation string holds at least what its tensor does; and a world drawn again for
+    the observing seat shows it the same string and tensors."""
+    game = pyspiel.load_game(SHORT_NAME, {"rules": rules, "contract": contract})
     rng = np.random.RandomState(0)
     info: dict[tuple[int, str], set[bytes]] = {}
     back: dict[tuple[int, bytes], set[str]] = {}
     obs: dict[tuple[int, str], set[bytes]] = {}
-    for _ in range(120):
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for game_no in range(16):
         state = game.new_initial_state()
-        for _ in range(10):
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[rng.randint(len(state.chance_outcomes()))][0])
+        for step in range(70):
             if state.is_terminal():
                 break
             for p in range(4):
@@ -310,11 +314,18 @@ def test_strings_and_tensors_tell_the_same_states_apart(rules: str) -> None:
                 obs.setdefault((p, state.observation_string(p)), set()).add(
                     np.asarray(state.observation_tensor(p)).tobytes()
                 )
+            if step % 9 == game_no % 9:
+                p = state.current_player()
+                other = state.resample_from_infostate(p, sampler)
+                assert other.information_state_string(p) == state.information_state_string(p)
+                assert other.information_state_tensor(p) == state.information_state_tensor(p)
+                assert other.observation_string(p) == state.observation_string(p)
+                assert other.observation_tensor(p) == state.observation_tensor(p)
             legal = state.legal_actions()
             state.apply_action(legal[rng.randint(len(legal))])
     assert all(len(t) == 1 for t in info.values()) and all(len(k) == 1 for k in back.values())
     assert all(len(t) == 1 for t in obs.values())
-    assert len(info) > 1000
+    assert len(info) > 2000
 
 
 def test_resampled_deals_keep_the_7h_with_the_king() -> None:

@@ -9,6 +9,7 @@ import pytest
 from opentrix import Contract, Match, Rules, view
 from opentrix import actions as A
 from opentrix.cards import Card, CardSet
+from opentrix.deal import Phase
 from opentrix.env.knowledge import Knowledge, placeable_after
 from opentrix.env.worlds import contract_total, match_from_view, sample_hands, sample_world
 
@@ -170,11 +171,20 @@ def test_in_a_matchs_first_deal_the_7h_is_the_kings() -> None:
             assert [know.absent[s] >> seven & 1 for s in range(4)] == [int(s != king) for s in range(4)]
             for i in range(30):
                 assert sample_hands(v, random.Random(i))[king] >> seven & 1
-    redeal = Match.at_contract_choice(rules, hands, king=(king + 1) % 4)
-    v = view(redeal, (king + 2) % 4)
+    # A real throw-in: wikipedia seed 3, King of Hearts, where seat 0 claims a redeal in the first
+    # deal; the same king deals again, and the 7♥ may now be anyone's.
+    m = Match(rules, seed=3)
+    m.apply(A.choose(Contract.KING_OF_HEARTS))
+    while m.phase == Phase.CLAIM:
+        m.apply(A.CLAIM if A.CLAIM in m.legal_actions() else A.NO_CLAIM)
+    assert m.deals[-1].thrown_in is not None
+    m.start_deal()
+    assert m.king == m.first_king
+    viewer = next(s for s in range(4) if s != m.king and not m.pending_hands[s] >> seven & 1)  # type: ignore[index]
+    v = view(m, viewer)
     assert v.deal_number == 1 and not any(a >> seven & 1 for a in Knowledge().update(v).absent)
-    holders = {next(s for s, h in enumerate(sample_hands(v, random.Random(i))) if h >> seven & 1) for i in range(40)}
-    assert holders == {0, 1, 2, 3} - {(king + 2) % 4}
+    holders = {next(s for s, h in enumerate(sample_hands(v, random.Random(i))) if h >> seven & 1) for i in range(60)}
+    assert holders == {0, 1, 2, 3} - {viewer}
 
 
 def test_a_rebuilt_world_keeps_its_deal_number_and_first_deal_kings_hold_the_7h() -> None:
@@ -188,5 +198,7 @@ def test_a_rebuilt_world_keeps_its_deal_number_and_first_deal_kings_hold_the_7h(
     holder = next(s for s in range(4) if hands[s] >> int(rules.first_king_card) & 1)
     with pytest.raises(ValueError, match=f"holder of 7♥, seat {holder}, not {(holder + 1) % 4}"):
         Match.at_contract_choice(rules, hands, king=(holder + 1) % 4, deal_number=0)
-    assert view(Match.at_contract_choice(rules, hands, king=holder), 0).deal_number == 0
-    assert view(Match.at_contract_choice(rules, hands, king=holder, kingdom=1), 0).deal_number == 1
+    assert view(Match.at_contract_choice(rules, hands, king=holder, deal_number=0), 0).deal_number == 0
+    assert view(Match.at_contract_choice(rules, hands, king=holder), 0).deal_number == 1  # said, not guessed
+    with pytest.raises(ValueError, match="deal_number=0 is the match's first deal"):
+        Match.at_contract_choice(rules, hands, king=holder, kingdom=2, deal_number=0)

@@ -307,6 +307,13 @@ def test_a_mistyped_database_folder_is_not_made(tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
 
+def test_a_data_folder_that_cannot_be_made_is_one_clear_line() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENTRIX_DATABASE_URL"}
+    done = _opentrix("serve", "--port", "8799", env={**env, "XDG_DATA_HOME": "/proc/nope", "HOME": "/proc/nope"})
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "cannot create /proc/nope" in done.stderr and "give --database" in done.stderr
+
+
 def test_a_bad_log_level_is_refused_before_anything_starts(tmp_path: Path) -> None:
     done = _opentrix(
         "serve", "--log-level", "chatty", "--database", str(tmp_path / "t.db"), env={**os.environ, "COLUMNS": "200"}

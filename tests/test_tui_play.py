@@ -855,11 +855,14 @@ async def test_the_deal_over_line_says_who_took_a_doubled_card() -> None:
             bot, v, legal = s.bot_inputs(seat)
             s.apply_bot(seat, bot.act(v, legal))
     taker = next(seat for seat in range(4) if int(s.match.deals[-1].taken[seat]) >> Card.KH & 1)
-    who = "its holder" if taker == 0 else ("You", "Right", "Across", "Left")[taker]
+    who = "its holder" if taker == 0 else ("you", "Right", "Across", "Left")[taker]
     app = PlayApp(s, Glyphs())
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert f"K♥ (doubled by You) was taken by {who}." in " ".join(screen_text(app).split())
+        assert f"Doubled: K♥ to {who}." in " ".join(screen_text(app).split())
+    async with PlayApp(s, Glyphs()).run_test(size=(60, 20)) as pilot:  # short: the Enter line stays
+        await pilot.pause()
+        assert "Press Enter for the next deal." in " ".join(screen_text(pilot.app).split())
 
 
 @pytest.mark.parametrize(
@@ -874,3 +877,29 @@ async def test_the_deal_over_line_says_who_took_a_doubled_card() -> None:
 def test_an_option_of_the_other_table_is_refused_not_ignored(args: list[str], said: str) -> None:
     result = CliRunner().invoke(cli_app, ["play", *args], env={"COLUMNS": "200"})
     assert result.exit_code == 2 and said in result.output
+
+
+async def test_the_rules_sheet_opens_at_its_top_and_fits_a_small_terminal() -> None:
+    app = make_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "How to play" in text  # the top, not scrolled to the end as the score sheet is
+        assert "A match is 4 kingdoms" in " ".join(text.split())
+        # wrapped at the screen's width, not cut at its edge (the sheet was 78 columns wide)
+        assert "the highest card of that suit takes the trick" in " ".join(text.replace("│", " ").split())
+
+
+async def test_the_tiebreak_deals_contract_is_named_as_the_tiebreak() -> None:
+    from opentrix.deal import deal_hands
+
+    match = Match.at_contract_choice(Rules(), deal_hands(KING_SEED, 0), king=0, tiebreak_deal=True)
+    app = PlayApp(PlaySession("classic", ["random"] * 3, seed=KING_SEED, save=None, match=match), Glyphs())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        words = " ".join(screen_text(app).split())
+        assert "The tiebreak deal is King of Hearts: it is named for you." in words
+        assert "left in your kingdom" not in words

@@ -490,3 +490,30 @@ def test_a_read_only_folder_is_one_clear_error(read_only_folder: Path) -> None:
     with pytest.raises(OSError, match="Read-only file system") as error:
         write_atomically(path, "{}")
     assert error.value.__context__ is None  # the write's own error, not one from cleaning up after it
+
+
+def test_questions_are_asked_again_in_later_deals_and_after_a_throw_in(tmp_path: Path) -> None:
+    """The saved answers are replayed onto the last deal of the record, whichever deal it is: a later
+    one (the deals before replayed from the record), and the deal dealt again after a throw-in."""
+    path = tmp_path / "m.json"
+    s = PlaySession("wikipedia", ["medium"] * 3, seed=7, save=path)  # a redeal claimed in the first deals
+    reopened = set()
+    while len(s.match.deals) < 4 and not s.match.is_over:
+        if s.match.phase in (Phase.CLAIM, Phase.DOUBLE):
+            taken = PlaySession.open(None, None, None, path)
+            assert taken.match.history == s.match.history and taken.match.turn == s.match.turn
+            reopened.add((len(s.match.deals), any(d.thrown_in is not None for d in s.match.deals)))
+        if s.match.phase == Phase.DEAL_OVER:
+            s.next_deal()
+        elif s.your_turn:
+            legal = s.view().legal_actions
+            s.play(
+                A.CLAIM
+                if A.CLAIM in legal
+                else A.choose(Contract.KING_OF_HEARTS)
+                if A.choose(Contract.KING_OF_HEARTS) in legal
+                else legal[0]
+            )
+        else:
+            run_bots(s)
+    assert any(n > 1 for n, _ in reopened) and any(thrown for _, thrown in reopened)

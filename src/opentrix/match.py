@@ -129,8 +129,8 @@ class Match:
         are not kept (their totals are, and their number: ``deal_number`` deals were dealt before
         this one, thrown-in ones included, so views of it say which deal of the match it is). Only
         the match's first deal (``deal_number=0``) has its king fixed by the cards, as the holder of
-        the first king's card; left out, ``deal_number`` is 0 where ``king`` could be that king (he
-        holds it, in the first kingdom with nothing played) and 1 elsewhere.
+        the first king's card, in the first kingdom with nothing played; left out, ``deal_number`` is
+        1, a later deal, which lets views infer nothing from who is king.
         """
         if not 0 <= king <= 3:
             raise ValueError(f"king must be a seat from 0 to 3, not {brief(king)}")
@@ -138,10 +138,13 @@ class Match:
             raise ValueError(f"deal_number counts the deals dealt before, from 0, not {brief(deal_number)}")
         m = cls(rules, hands)
         if deal_number is None:
-            deal_number = 0 if king == m.first_king and kingdom == 0 and not played and not tiebreak_deal else 1
-        elif deal_number == 0 and king != m.first_king:
-            card, holder = rules.first_king_card.symbol, m.first_king
-            raise ValueError(f"in a match's first deal the king is the holder of {card}, seat {holder}, not {king}")
+            deal_number = 1
+        elif deal_number == 0:
+            if kingdom or played or tiebreak_deal:
+                raise ValueError("deal_number=0 is the match's first deal: kingdom 0, no contract played, no tiebreak")
+            if king != m.first_king:
+                card, holder = rules.first_king_card.symbol, m.first_king
+                raise ValueError(f"in a match's first deal the king is the holder of {card}, seat {holder}, not {king}")
         m.deals_before = deal_number
         m.king = king
         m.kingdom = kingdom

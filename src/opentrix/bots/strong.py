@@ -290,9 +290,9 @@ class StrongBot(Bot):
         means, n = self._search(legal, simulate)
         best = max(legal, key=lambda a: means[a])
         c = A.contract_of(best)
-        gain = means[best]
-        than = f"{abs(gain):.0f} points {'better' if gain >= 0 else 'worse'} than on an average hand"
-        return best, f"{c.title} scores about {than} ({n} simulated deals); every contract is played once"
+        gain = round(means[best])
+        than = f"{abs(gain)} points {'better' if gain > 0 else 'worse'} than" if gain else "as well as"
+        return best, f"{c.title} scores about {than} on an average hand ({n} simulated deals)"
 
     def _claim(self, know: Knowledge, legal: Sequence[Action], draw: Callable[[], list[int]]) -> tuple[Action, str]:
         rules = know.rules

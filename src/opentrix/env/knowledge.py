@@ -90,8 +90,9 @@ class Knowledge:
         return self
 
     def _first_king(self, v: View) -> None:
-        """In the match's first deal (a thrown-in deal counts: a redeal is dealt afresh) the king is
-        the seat that was dealt the first king's card, so the other three do not hold it."""
+        """In the match's first deal (deal number 0; a redeal after a throw-in is deal 1 or later, dealt
+        afresh) the king is the seat that was dealt the first king's card, so the other three do not
+        hold it. Observations show it once the contract is named (before, no absent cards are shown)."""
         if v.deal_number:
             return
         card = 1 << int(v.rules.first_king_card)

@@ -109,8 +109,9 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
 
     try:
         url = database_url(database)
-    except OSError as e:
-        raise _fail(f"cannot create the folder for the database {database!r}: {e.strerror or e}") from None
+    except OSError as e:  # only the default data folder is ever created
+        where = e.filename or "the data folder"
+        raise _fail(f"cannot create {where} for the tables: {e.strerror or e}; give --database") from None
     except ValueError as e:
         raise _fail(str(e)) from None
     if not url.startswith(("sqlite:", "postgresql")):

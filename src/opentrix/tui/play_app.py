@@ -66,7 +66,8 @@ Screen { layout: vertical; }
 #prompt { height: auto; min-height: 2; }  /* PlayApp.fit() sets the heights of these two */
 #message { height: auto; min-height: 1; }  /* not 1fr: what you type stays next to the question */
 #entry { height: 1; }
-ScoreSheet { align: center middle; }
+TextSheet { align: center middle; }
+RulesSheet #sheet { width: 100%; max-width: 78; }
 #sheet {
     width: 35; height: auto; max-height: 100%; border: round $panel-lighten-2; padding: 0 1;
     scrollbar-size-vertical: 1;
@@ -74,15 +75,11 @@ ScoreSheet { align: center middle; }
 """
 
 
-class ScoreSheet(ModalScreen[None]):
-    """Every finished deal and the totals; any of Escape, Tab or Enter closes it.
-
-    A whole match (20 deals and more) is taller than an 80x24 screen, so the sheet scrolls (arrows,
-    PgUp/PgDn) and opens at its end, where the latest deals and the totals are.
-    """
+class TextSheet(ModalScreen[None]):
+    """A scrolling sheet of text over the table (arrows, PgUp/PgDn); Escape closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,tab,enter,q", "dismiss", "close"),
+        Binding("escape,enter,q", "dismiss", "close"),
     ]
 
     def __init__(self, body: Text) -> None:
@@ -94,20 +91,30 @@ class ScoreSheet(ModalScreen[None]):
             yield Static(self.body)
 
     def on_mount(self) -> None:
-        sheet = self.query_one("#sheet", VerticalScroll)
-        sheet.focus()
-        self.call_after_refresh(sheet.scroll_end, animate=False)
+        self.query_one("#sheet", VerticalScroll).focus()
 
 
-class RulesSheet(ScoreSheet):
-    """The F1 sheet: what each contract asks and the rules that change play; opens at its top."""
+class ScoreSheet(TextSheet):
+    """Every finished deal and the totals; any of Escape, Tab or Enter closes it.
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,enter,q", "dismiss", "close")]
+    A whole match (20 deals and more) is taller than an 80x24 screen, so the sheet opens at its end,
+    where the latest deals and the totals are.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,tab,enter,q", "dismiss", "close"),
+    ]
 
     def on_mount(self) -> None:
         sheet = self.query_one("#sheet", VerticalScroll)
-        sheet.styles.width = 78
-        sheet.focus()
+        self.call_after_refresh(sheet.scroll_end, animate=False)
+
+
+class RulesSheet(TextSheet):
+    """The F1 sheet: what each contract asks and the rules that change play; opens at its top, as
+    wide as the screen allows up to 78 columns."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,enter,q", "dismiss", "close")]
 
 
 class PlayApp(TrixApp):
@@ -280,11 +287,14 @@ class PlayApp(TrixApp):
             else:
                 scores = v.deal_scores or (0, 0, 0, 0)
                 head = "Deal over: " + ", ".join(f"{SEAT_NAMES[s]} {scores[s]:+d}" for s in range(4)) + "."
-                for holder, card in v.doubled:  # the scores a doubled card moves are the puzzling ones
+                went = []  # the scores a doubled card moves are the puzzling ones: say where each went
+                for holder, card in v.doubled:
                     taker = next((s for s in range(4) if int(v.taken[s]) >> card & 1), None)
                     if taker is not None:
-                        who = "its holder" if taker == holder else SEAT_NAMES[taker]
-                        head += f" {g.card(card)} (doubled by {SEAT_NAMES[holder]}) was taken by {who}."
+                        who = "its holder" if taker == holder else SEAT_NAMES[taker].replace("You", "you")
+                        went.append(f"{g.card(card)} to {who}")
+                if went and not compact:  # a short screen keeps the scores and the Enter line
+                    head += " Doubled: " + ", ".join(went) + "."
             return Text(head + "\nPress Enter for the next deal.", style="bold")
         if not v.to_act:
             who = self.names[v.turn] if v.turn is not None else "the table"
@@ -386,7 +396,11 @@ class PlayApp(TrixApp):
         s = self.session
         while s.your_turn and len(legal := s.view().legal_actions) == 1 and not A.is_card(legal[0]):
             if A.CONTRACT_BASE <= legal[0] < A.CONTRACT_BASE + 6:
-                self.say(f"Only {A.contract_of(legal[0]).title} is left in your kingdom: it is named for you.")
+                title = A.contract_of(legal[0]).title
+                if s.match.tiebreak_deal:
+                    self.say(f"The tiebreak deal is {title}: it is named for you.")
+                else:
+                    self.say(f"Only {title} is left in your kingdom: it is named for you.")
             elif legal[0] not in (A.NO_CLAIM, A.NO_DOUBLE):
                 break
             s.play(legal[0])
@@ -442,7 +456,7 @@ class PlayApp(TrixApp):
         skips the pause. With more than nine options a number is typed and sent with Enter, so that 1
         can start 10 rather than pick option 1 at once.
         """
-        if isinstance(self.screen, ScoreSheet):
+        if isinstance(self.screen, TextSheet):
             return
         if event.key == "space" and self.typed:
             event.stop()
