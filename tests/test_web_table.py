@@ -217,6 +217,8 @@ def test_a_full_deal_played_by_clicking_cards(browser: Browser, server: LiveServ
     assert re.fullmatch(r"The next deal starts in (\d+) s\.", summary.locator("[data-next-in]").inner_text())
     shot(page, f"{device}-05-end-of-deal")
     scores = [int(x) for x in summary.locator("tbody tr td:nth-child(3)").all_inner_texts()]
+    goal = summary.locator(".goal-note").inner_text()  # why these scores, for whoever was not king
+    assert "costs" in goal or "first out" in goal
     contract = page.locator("[data-testid=contract]").inner_text()
     totals = {"Queens": -100, "Diamonds": -130, "Ltoosh": -195, "King of Hearts": -75, "Trix": 500}
     assert sum(scores) == totals[contract], (contract, scores)
@@ -1063,3 +1065,29 @@ def test_the_lobby_says_the_tables_rules_and_enter_takes_a_seat(browser: Browser
     assert server.info(t["id"])["seats"][1]["name"] == "Omar"
     assert not errors, errors
     friend.context.close()
+
+
+def test_the_last_trick_drawer_shows_it_and_trix_has_no_such_button(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("#contract-dialog")
+    assert page.locator("[data-cmd=last]").count() == 1  # before the contract: offered (no trick yet)
+    page.click("#contract-dialog [data-action='contract ltoosh']")
+    play_until(page, lambda: len(hand_cards(page)) <= 11, contract="ltoosh")
+    page.click("[data-cmd=last]")
+    drawer = page.locator("#last-trick")
+    drawer.wait_for()
+    assert drawer.locator(".card").count() == 4 and "takes the trick" in drawer.inner_text()
+    page.keyboard.press("Escape")
+    drawer.wait_for(state="detached")
+    page.context.close()
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.click("#contract-dialog [data-action='contract trix']")
+    page.wait_for_selector("[data-testid=contract]")
+    assert page.locator("[data-cmd=last]").count() == 0  # Trix has no tricks to show
+    assert not errors, errors
+    page.context.close()

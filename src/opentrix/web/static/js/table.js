@@ -255,7 +255,7 @@ export function mountTable(root, code) {
     parts.push(`<span class="spacer"></span>`);
     parts.push(`<button class="btn small ghost" data-cmd="invite">${t("table.invite")}</button>`);
     parts.push(`<button class="btn small ghost" data-cmd="rules">${t("table.rules")}</button>`);
-    parts.push(`<button class="btn small ghost" data-cmd="last">${t("table.lasttrick")}</button>`);
+    if (v.contract !== "trix") parts.push(`<button class="btn small ghost" data-cmd="last">${t("table.lasttrick")}</button>`); // Trix has no tricks
     parts.push(`<button class="btn small secondary" data-cmd="scores">${t("table.scores")}</button>`);
     return `<div class="statusbar">${parts.join("")}</div>`;
   }
@@ -479,11 +479,13 @@ export function mountTable(root, code) {
     }
     const rows = [0, 1, 2, 3].map((s) => `<tr><td><bdi>${seatNameHTML(s)}</bdi></td><td>${tookText(s)}</td><td class="${scoreClass(last.scores[s])}">${last.scores[s]}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
     return `<p id="deal-summary-sub"><b>${escapeHtml(contractName(last.contract))}</b> · ♛ ${escapeHtml(seatName(last.king))}</p>`
-      + `<table class="scores" data-testid="last-deal"><thead><tr><th>${t("dlg.player")}</th><th>${t("dlg.took")}</th><th>${t("dlg.deal")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+      + `<p class="goal-note">${escapeHtml(contractGoal(last.contract))}</p>` // why these scores
+      + `<table class="scores" data-testid="last-deal"><thead><tr><th>${t("dlg.player")}</th><th>${t(last.contract === "trix" ? "dlg.finished" : "dlg.took")}</th><th>${t("dlg.deal")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
   function dialogHTML() {
     const v = st.view;
+    if (Date.now() < st.lingerUntil) return ""; // the deal's last trick is shown before its summary covers it
     if (v.match_over) {
       const headline = headlineText(v.winners, v.team_totals);
       const lastDeal = v.history.length ? `<h3>${t("dlg.lastdeal")}</h3>${lastDealHTML(v)}` : "";
