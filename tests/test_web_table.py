@@ -1025,7 +1025,7 @@ def test_a_newcomer_reads_the_tables_rules_in_english_and_arabic(browser: Browse
         "Queens: each queen you take costs 25",
         "Diamonds: each ♦ you take costs 10",
         "Ltoosh: each trick you take costs 15",
-        "the first out scores 200, then 150, 100 and 50",
+        "First out scores 200, then 150, 100 and 50",
         "Each move has 30 seconds",
         "may double it",  # Denexa doubles
     ):
@@ -1039,7 +1039,8 @@ def test_a_newcomer_reads_the_tables_rules_in_english_and_arabic(browser: Browse
     assert "costs" in goal or "first out" in goal
     page.click("#lang-toggle")
     page.click("[data-cmd=rules]")
-    assert "شيخ الكبة: لا تأخذ شيخ الكبة" in " ".join(page.locator("[data-testid=rules]").inner_text().split())
+    sheet_ar = " ".join(page.locator("[data-testid=rules]").inner_text().split())
+    assert "شيخ الكبة: لا تأكل شيخ الكبة: يكلّفك 75" in sheet_ar
     shot(page, "rules-02-sheet-arabic")
     page.click("#lang-toggle")
     assert not errors, errors
@@ -1057,6 +1058,10 @@ def test_the_lobby_says_the_tables_rules_and_enter_takes_a_seat(browser: Browser
     assert "Send this link to your friends" in friend.locator("[data-testid=lobby]").inner_text()  # not seated yet
     friend.click("[data-cmd=rules-lobby]")
     assert "A match is one kingdom" in friend.locator("[data-testid=rules]").inner_text()
+    assert friend.locator("#rules-drawer [data-cmd=close]").evaluate("b => b === document.activeElement")
+    friend.keyboard.press("Escape")  # closed, and focus back on the button that opened it
+    friend.locator("[data-testid=rules]").wait_for(state="detached")
+    assert friend.locator("[data-cmd=rules-lobby]").evaluate("b => b === document.activeElement")
     friend.fill("#join-name", "Omar")
     friend.press("#join-name", "Enter")  # as a form: the first open seat
     friend.wait_for_selector("#join-name", state="detached")

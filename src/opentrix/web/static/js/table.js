@@ -83,6 +83,7 @@ export function mountTable(root, code) {
     const firstView = st.view === null;
     st.n = msg.n;
     st.view = msg.view;
+    if (st.info && st.info.status === "lobby" && msg.table.status !== "lobby") st.drawer = null; // the lobby's sheet stays there
     st.info = msg.table;
     st.pending = false;
     const ev = msg.event;
@@ -415,7 +416,8 @@ export function mountTable(root, code) {
     bits.push(t("rules.kingdoms", { n: r.kingdoms }));
     const timer = st.info.options && st.info.options.timer;
     if (timer) bits.push(t("rules.timer", { n: timer }));
-    return `<p class="rules-line" data-testid="lobby-rules">${escapeHtml(t("lobby.rules", { rules: bits.join(" · ") }))} <button class="btn small ghost" data-cmd="rules-lobby">${t("rules.title")}</button></p>`;
+    const open = st.drawer === "rules";
+    return `<p class="rules-line" data-testid="lobby-rules">${escapeHtml(t("lobby.rules", { rules: bits.join(" · ") }))} <button class="btn small ghost" data-cmd="rules-lobby" aria-expanded="${open}" aria-controls="rules-drawer">${t("rules.title")}</button></p>`;
   }
 
   function lastTrickDrawer() {
@@ -605,7 +607,12 @@ export function mountTable(root, code) {
       render();
       const drawer = st.drawer && root.querySelector(".drawer");
       if (drawer) focusInto(drawer); // on its Close button
-    } else if (cmd === "rules-lobby") { st.drawer = st.drawer === "rules" ? null : "rules"; render(); }
+    } else if (cmd === "rules-lobby") {
+      st.drawer = st.drawer === "rules" ? null : "rules";
+      render();
+      const drawer = st.drawer && root.querySelector(".drawer");
+      if (drawer) focusInto(drawer); // on its Close button, as at the table
+    }
     else if (cmd === "close") closeDrawer();
     else if (cmd === "invite" || cmd === "copy") {
       const link = `${location.origin}/t/${code}`;
@@ -646,7 +653,7 @@ export function mountTable(root, code) {
     const was = st.drawer;
     st.drawer = null;
     render();
-    const opener = was && root.querySelector(`[data-cmd="${was}"]`);
+    const opener = was && root.querySelector(`[data-cmd="${was}"], [data-cmd="${was}-lobby"]`);
     if (opener) opener.focus(); // back where the drawer was opened from
   }
 
