@@ -52,8 +52,11 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    # Fast bots, no pacing; the end-of-deal summary waits for the player's click.
-    with live_server(tmp_path_factory.mktemp("web"), bot_delay=0.0, deal_pause=600.0) as s:
+    # Fast bots, no pacing; the end-of-deal summary waits for the player's click. No sweeping in the
+    # background: a finished table nobody has open would be put away at the next minute's sweep, which
+    # could fall between a match finished over a WebSocket and the page that opens it (tests that want
+    # it put away sweep themselves, server.put_away).
+    with live_server(tmp_path_factory.mktemp("web"), bot_delay=0.0, deal_pause=600.0, sweep_every=1e9) as s:
         yield s
 
 

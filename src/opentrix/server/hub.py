@@ -30,7 +30,6 @@ log = logging.getLogger("opentrix.server")
 
 T = TypeVar("T")
 
-SWEEP_EVERY = 60.0  # seconds between looks for finished tables nobody is watching
 
 
 def table_levels() -> list[str]:
@@ -259,7 +258,7 @@ class Hub:
 
     async def _sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(min(SWEEP_EVERY, self.settings.park_after / 2))
+            await asyncio.sleep(min(self.settings.sweep_every, self.settings.park_after / 2))
             try:
                 await self.sweep()
             except Exception:  # a store that failed once must not stop the sweeping for good

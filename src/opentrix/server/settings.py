@@ -63,6 +63,9 @@ class Settings:
     # Seconds an unfinished table may stay with nobody connected before it is parked: unloaded and
     # held by no server until someone opens it again (abandoned tables would otherwise pile up).
     park_after: float = 3600.0
+    # Seconds between the hub's looks for finished tables nobody has open (let go from memory) and for
+    # tables to park (at most park_after / 2 apart).
+    sweep_every: float = 60.0
     # Limits per client address, so that one client cannot wear the server down (0 turns one off):
     # tables created a second on average (a burst of create_burst at once), unknown table codes looked
     # up a second (codes are not to be guessed), and messages a second on one WebSocket.
