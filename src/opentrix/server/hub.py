@@ -31,7 +31,6 @@ log = logging.getLogger("opentrix.server")
 T = TypeVar("T")
 
 
-
 def table_levels() -> list[str]:
     """Bot levels a table may seat (optional external bots are for the arena)."""
     return [b for b in bot_names() if b not in EXTERNAL]
