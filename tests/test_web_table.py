@@ -1099,3 +1099,23 @@ def test_the_last_trick_drawer_shows_it_and_trix_has_no_such_button(browser: Bro
     assert page.locator("[data-cmd=last]").count() == 0  # Trix has no tricks to show
     assert not errors, errors
     page.context.close()
+
+
+def test_the_front_page_says_what_each_preset_plays(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/?lang=en")
+    note = page.locator("[data-testid=preset-note]")
+    page.select_option("#rules", "classic")
+    assert "No doubling" in note.inner_text()
+    page.select_option("#rules", "denexa")
+    assert "the kingdom passes against the direction of play" in note.inner_text()
+    page.select_option("#rules", "complex")
+    assert "Two contracts a kingdom" in note.inner_text()
+    assert page.locator("#doubling option").all_inner_texts() == ["as the preset says", "on", "off"]
+    page.click("#lang-toggle")  # drawn again in Arabic, the choices kept
+    assert "لعبتان في كل مملكة" in page.locator("[data-testid=preset-note]").inner_text()
+    assert page.locator("#rules").input_value() == "complex"
+    page.click("#lang-toggle")
+    assert not errors, errors
+    page.context.close()

@@ -28,7 +28,8 @@ export function mountHome(root) {
           <h2>${t("home.create")}</h2>
           <label class="field">${t("home.name")}<input type="text" id="name" maxlength="40" value="${escapeHtml(name)}" placeholder="${escapeHtml(t("you"))}"></label>
           <label class="field">${t("home.rules")}${select("rules", PRESETS.map((p) => [p, t(`preset.${p}`)]), saved.rules || "classic")}</label>
-          <label class="field">${t("home.doubling")}${select("doubling", [["", t("home.default")], ["on", "✓"], ["off", "✗"]], saved.doubling || "")}</label>
+          <p class="preset-note" id="preset-note" data-testid="preset-note">${escapeHtml(t(`presetnote.${saved.rules || "classic"}`))}</p>
+          <label class="field">${t("home.doubling")}${select("doubling", [["", t("home.default")], ["on", t("home.default.on")], ["off", t("home.default.off")]], saved.doubling || "")}</label>
           <label class="check"><input type="checkbox" id="partnership" ${saved.partnership ? "checked" : ""}> ${t("home.partnership")}</label>
           <label class="check"><input type="checkbox" id="complex" ${saved.complex ? "checked" : ""}> ${t("home.complex")}</label>
           <label class="field">${t("home.kingdoms")}${select("kingdoms", [["4", t("home.kingdoms.4")], ["1", t("home.kingdoms.1")]], String(saved.kingdoms || 4))}</label>
@@ -83,11 +84,34 @@ export function mountHome(root) {
     }
   }
 
+  /** The chosen preset in a line, so that "Denexa" or "Online apps" says what it plays. */
+  function onChange(e) {
+    if (e.target.id !== "rules") return;
+    const note = root.querySelector("#preset-note");
+    if (note) note.textContent = t(`presetnote.${e.target.value}`);
+  }
+
+  /** A change of language draws the page again: what was chosen but not yet sent stays chosen. */
+  function redraw() {
+    const q = (id) => root.querySelector(`#${id}`);
+    if (q("create-form")) {
+      Object.assign(saved, {
+        name: q("name").value, rules: q("rules").value, doubling: q("doubling").value,
+        partnership: q("partnership").checked, complex: q("complex").checked,
+        kingdoms: Number(q("kingdoms").value), timer: Number(q("timer").value),
+        bots: [q("bot0").value, q("bot1").value, q("bot2").value],
+      });
+    }
+    render();
+  }
+
   root.addEventListener("submit", onSubmit);
-  window.addEventListener("langchange", render);
+  root.addEventListener("change", onChange);
+  window.addEventListener("langchange", redraw);
   render();
   return () => {
     root.removeEventListener("submit", onSubmit);
-    window.removeEventListener("langchange", render);
+    root.removeEventListener("change", onChange);
+    window.removeEventListener("langchange", redraw);
   };
 }
