@@ -195,3 +195,30 @@ def test_ctrl_c_stops_a_server_and_its_bot_workers(tmp_path: Path) -> None:
             bots.end()
         if server.proc.poll() is None:
             server.kill()
+
+
+def test_a_closing_pool_ends_a_worker_stuck_on_a_move(tmp_path: Path) -> None:
+    """A server stopping while a worker is caught in a move (StuckOnce sleeps an hour) does not leave
+    that worker behind: it has CLOSE_PATIENCE seconds to finish, then it is ended."""
+    from opentrix import Match, Rules, view
+
+    pool = Thinkers(1)
+    pool.warm_up()
+    workers = children(os.getpid())
+    assert workers
+    m = Match(Rules(), seed=1)
+    v = view(m, m.turn)
+    mark = str(tmp_path / "stuck")
+    moving = pool._pool.submit(StuckOnce(mark).act, v, list(v.legal_actions))
+    deadline = time.monotonic() + 20
+    while not os.path.exists(mark):  # the worker is in the move
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    start = time.monotonic()
+    pool.close()
+    while children(os.getpid()) & workers:
+        assert time.monotonic() - start < thinking.CLOSE_PATIENCE + 10, "the stuck worker outlived its pool"
+        time.sleep(0.1)
+    assert time.monotonic() - start >= thinking.CLOSE_PATIENCE - 0.5  # it had its time to finish first
+    with contextlib.suppress(Exception):
+        moving.result(timeout=5)

@@ -34,6 +34,8 @@ BOT_THREAD = "opentrix-bot"
 # unanswered with the pool not even marked broken; a bot caught in a loop never answers.)
 POOL_PATIENCE = 60.0
 MOVE_PATIENCE = 300.0
+# Seconds a closing server's workers have to finish the move in hand before they are ended.
+CLOSE_PATIENCE = 3.0
 
 
 def _think(bot: Bot, v: View, legal: list[int]) -> tuple[int, Bot]:
@@ -156,10 +158,23 @@ class Thinkers:
                 f.result()
 
     def close(self) -> None:
-        """Drop the moves still queued and let the workers go (a worker thinking ends with its move).
-        The shared thread stays: other servers in the process may still use it."""
-        if self.processes:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        """Let the workers go: each ends with the move in hand, and one still at work after
+        ``CLOSE_PATIENCE`` seconds is ended (moves still queued are not cancelled: see ``drop``, which a
+        pool's manager thread can trip over on Python 3.11 and then never tell the workers to stop). The
+        shared thread stays: other servers in the process may still use it."""
+        if not self.processes:
+            return
+        workers = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False)
+
+        def reap() -> None:
+            deadline = time.monotonic() + CLOSE_PATIENCE
+            for worker in workers:
+                worker.join(max(0.0, deadline - time.monotonic()))
+                if worker.is_alive():
+                    worker.terminate()
+
+        threading.Thread(target=reap, name="opentrix-bot-reaper", daemon=True).start()
 
 
 THREAD = Thinkers(0)  # shared by every server in the process that thinks in-process (the default)
