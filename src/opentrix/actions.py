@@ -107,6 +107,11 @@ def is_card(action: Action) -> bool:
     return 0 <= action < 52
 
 
+def is_contract(action: Action) -> bool:
+    """The king naming a contract."""
+    return CONTRACT_BASE <= action < CONTRACT_BASE + 6
+
+
 def contract_of(action: Action) -> Contract:
     return Contract(action - CONTRACT_BASE)
 
@@ -125,7 +130,7 @@ def to_str(action: Action, symbols: bool = False) -> str:
         return card_symbol(action) if symbols else card_name(action)
     if action == PASS:
         return "pass"
-    if CONTRACT_BASE <= action < CONTRACT_BASE + 6:
+    if is_contract(action):
         return f"contract {Contract(action - CONTRACT_BASE).id}"
     if action == NO_DOUBLE:
         return "no double"

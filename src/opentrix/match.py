@@ -220,7 +220,7 @@ class Match:
         raise WrongPhase("the match is over")
 
     def _choose(self, action: int) -> None:
-        if not A.CONTRACT_BASE <= action < A.CONTRACT_BASE + 6:
+        if not A.is_contract(action):
             try:
                 text = A.to_str(action)
             except ValueError:

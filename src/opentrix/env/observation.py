@@ -81,7 +81,7 @@ _KING, _TURN, _LEADER, _VOIDS = _F["king"], _F["turn"], _F["leader"], _F["voids"
 _DOUBLED_BY, _OUT, _TIEBREAK, _KINGDOM = _F["doubled_by"], _F["out"], _F["tiebreak"], _F["kingdom"]
 _PLAYED, _TRICK, _TAKEN, _ABSENT = _F["played_0"], _F["trick_0"], _F["taken_0"], _F["absent_1"]
 _DOUBLED, _PLACEABLE = _F["doubled"], _F["placeable"]
-_DOUBLABLE_INDEX = {c: i for i, c in enumerate(A.DOUBLABLE)}
+DOUBLABLE_INDEX = {c: i for i, c in enumerate(A.DOUBLABLE)}  # K♥ Q♠ Q♥ Q♦ Q♣ to 0..4, as in the blocks that list them
 _TRIX = Contract.TRIX
 
 # Bounds for the observation Box: 0/1 for the bits, generous finite bounds for the numbers.
@@ -129,7 +129,7 @@ def encode(v: View, know: Knowledge, out: np.ndarray | None = None) -> np.ndarra
         if v.trick:
             bits |= 1 << (_LEADER + ((v.trick[0][0] - seat) & 3))
         for holder, c in v.doubled:
-            bits |= (1 << (_DOUBLED + c)) | (1 << (_DOUBLED_BY + 4 * _DOUBLABLE_INDEX[c] + ((holder - seat) & 3)))
+            bits |= (1 << (_DOUBLED + c)) | (1 << (_DOUBLED_BY + 4 * DOUBLABLE_INDEX[c] + ((holder - seat) & 3)))
         if v.contract is _TRIX:
             bits |= know.placeable << _PLACEABLE
             for place, s in enumerate(v.out):

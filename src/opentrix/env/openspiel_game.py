@@ -34,7 +34,7 @@ from ..match import Match
 from ..rules import Rules
 from ..view import View, view
 from .knowledge import Knowledge
-from .observation import LAYOUT, OBS_SIZE, encode
+from .observation import DOUBLABLE_INDEX, LAYOUT, OBS_SIZE, encode
 from .worlds import contract_total, sample_world
 
 SHORT_NAME = "python_trix"
@@ -289,7 +289,6 @@ HISTORY_STEPS = 52 * 4  # a deal's cards, and at most three passes for each card
 _ROW = A.PASS + 1 + 4
 _ANSWERS = 4 * (1 + len(A.DOUBLABLE))  # per relative seat: answered, then the doublable cards it doubled
 INFO_STATE_SIZE = OBS_SIZE + _ANSWERS + HISTORY_STEPS * _ROW
-_DOUBLABLE_INDEX = {c: i for i, c in enumerate(A.DOUBLABLE)}
 
 
 def encode_history(v: View, out: np.ndarray) -> None:
@@ -302,7 +301,7 @@ def encode_history(v: View, out: np.ndarray) -> None:
         base = width * ((s - seat) & 3)
         out[base] = 1.0
         for c in cards:
-            out[base + 1 + _DOUBLABLE_INDEX[c]] = 1.0
+            out[base + 1 + DOUBLABLE_INDEX[c]] = 1.0
     rows = out[_ANSWERS:].reshape(HISTORY_STEPS, _ROW)
     for i, (s, action) in enumerate(v.plays):
         rows[i, action] = 1.0

@@ -160,18 +160,19 @@ def match_from_view(v: View, dealt: Hands) -> Match:
         if v.tiebreak_deal
         else [c for c in rules.contracts if c not in v.available_contracts and c is not v.contract]
     )
-    if v.deal_number == 0 and not dealt[v.king] >> int(rules.first_king_card) & 1:
-        raise NoWorld(f"in the match's first deal the king holds {rules.first_king_card.symbol}")
-    m = Match.at_contract_choice(
-        rules,
-        dealt,
-        king=v.king,
-        kingdom=v.kingdom,
-        played=played,
-        totals=v.totals,
-        tiebreak_deal=v.tiebreak_deal,
-        deal_number=v.deal_number,
-    )
+    try:
+        m = Match.at_contract_choice(
+            rules,
+            dealt,
+            king=v.king,
+            kingdom=v.kingdom,
+            played=played,
+            totals=v.totals,
+            tiebreak_deal=v.tiebreak_deal,
+            deal_number=v.deal_number,
+        )
+    except ValueError as e:  # the hands contradict the position: a first deal's king without the 7♥
+        raise NoWorld(str(e)) from None
     if v.contract is None:
         return m
     asked = v.turn  # the seat the view's decision belongs to, whoever is looking

@@ -122,7 +122,7 @@ class Thinkers:
         if self.processes == 0 or since < self._renewed:
             return
         log.error("the bot workers stopped answering; starting new ones")
-        workers = list((getattr(self._pool, "_processes", None) or {}).values())  # gone once shut down
+        workers = self._workers()
         self.renew()
         for worker in workers:
             worker.terminate()
@@ -145,6 +145,10 @@ class Thinkers:
         if self.processes == 0:
             thinking.cancel()
 
+    def _workers(self) -> list[multiprocessing.Process]:
+        """The pool's worker processes (none on the thread, nor once the pool is shut down)."""
+        return list((getattr(self._pool, "_processes", None) or {}).values())
+
     def renew(self) -> None:
         old, self._pool = self._pool, self._new_pool()
         self._renewed = time.monotonic()
@@ -164,7 +168,7 @@ class Thinkers:
         shared thread stays: other servers in the process may still use it."""
         if not self.processes:
             return
-        workers = list((getattr(self._pool, "_processes", None) or {}).values())
+        workers = self._workers()
         self._pool.shutdown(wait=False)
 
         def reap() -> None:

@@ -395,7 +395,7 @@ class PlayApp(TrixApp):
         contract) is answered for you."""
         s = self.session
         while s.your_turn and len(legal := s.view().legal_actions) == 1 and not A.is_card(legal[0]):
-            if A.CONTRACT_BASE <= legal[0] < A.CONTRACT_BASE + 6:
+            if A.is_contract(legal[0]):
                 title = A.contract_of(legal[0]).title
                 if s.match.tiebreak_deal:
                     self.say(f"The tiebreak deal is {title}: it is named for you.")

@@ -70,7 +70,7 @@ def choices(v: View, g: Glyphs) -> list[Choice]:
             out.append(Choice(a, g.card(a)))
         elif a == A.PASS:
             out.append(Choice(a, "pass"))
-        elif A.CONTRACT_BASE <= a < A.CONTRACT_BASE + 6:
+        elif A.is_contract(a):
             out.append(Choice(a, A.contract_of(a).title))
         elif A.is_double(a):
             out.append(Choice(a, "double " + " ".join(g.card(c) for c in hand_order(A.doubled_cards(a)))))
@@ -200,7 +200,7 @@ def answers_so_far(match: Match) -> list[int] | None:
         return None
     history = match.history
     i = len(history) - 1
-    while not A.CONTRACT_BASE <= history[i] < A.CONTRACT_BASE + 6:  # back to the king's choice
+    while not A.is_contract(history[i]):  # back to the king's choice
         i -= 1
     return history[i + 1 :]
 
@@ -475,7 +475,7 @@ def phrase(action: int, g: Glyphs, third_person: bool = False) -> str:
     verb = 1 if third_person else 0
     if A.is_card(action):
         return ("play ", "plays ")[verb] + g.card(action)
-    if A.CONTRACT_BASE <= action < A.CONTRACT_BASE + 6:
+    if A.is_contract(action):
         return ("name ", "names ")[verb] + A.contract_of(action).title
     if A.is_double(action):
         return ("double ", "doubles ")[verb] + " and ".join(g.card(c) for c in hand_order(A.doubled_cards(action)))

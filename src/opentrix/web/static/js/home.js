@@ -48,6 +48,17 @@ export function mountHome(root) {
       </div></div>`;
   }
 
+  /** What the table form holds now. */
+  function readForm() {
+    const q = (id) => root.querySelector(`#${id}`);
+    return {
+      name: q("name").value, rules: q("rules").value, doubling: q("doubling").value,
+      partnership: q("partnership").checked, complex: q("complex").checked,
+      kingdoms: Number(q("kingdoms").value), timer: Number(q("timer").value),
+      bots: [q("bot0").value, q("bot1").value, q("bot2").value],
+    };
+  }
+
   async function onSubmit(e) {
     e.preventDefault();
     if (e.target.id === "join-form") {
@@ -55,14 +66,9 @@ export function mountHome(root) {
       if (code) navigate(`/t/${code}`);
       return;
     }
-    const q = (id) => root.querySelector(`#${id}`);
     const start = e.submitter ? e.submitter.dataset.start === "1" : true;
-    const prefs = {
-      name: q("name").value.trim(), rules: q("rules").value, doubling: q("doubling").value,
-      partnership: q("partnership").checked, complex: q("complex").checked,
-      kingdoms: Number(q("kingdoms").value), timer: Number(q("timer").value),
-      bots: [q("bot0").value, q("bot1").value, q("bot2").value],
-    };
+    const prefs = readForm();
+    prefs.name = prefs.name.trim();
     localStorage.setItem("opentrix:new", JSON.stringify(prefs));
     Object.assign(saved, prefs);
     const body = {
@@ -93,15 +99,7 @@ export function mountHome(root) {
 
   /** A change of language draws the page again: what was chosen but not yet sent stays chosen. */
   function redraw() {
-    const q = (id) => root.querySelector(`#${id}`);
-    if (q("create-form")) {
-      Object.assign(saved, {
-        name: q("name").value, rules: q("rules").value, doubling: q("doubling").value,
-        partnership: q("partnership").checked, complex: q("complex").checked,
-        kingdoms: Number(q("kingdoms").value), timer: Number(q("timer").value),
-        bots: [q("bot0").value, q("bot1").value, q("bot2").value],
-      });
-    }
+    if (root.querySelector("#create-form")) Object.assign(saved, readForm());
     render();
   }
 

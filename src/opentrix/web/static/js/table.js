@@ -602,16 +602,12 @@ export function mountTable(root, code) {
       if (!st.connected) { toast(t("dlg.rematch.offline")); return; }
       st.rematchAsked = true; send({ type: "rematch" }); render();
     }
-    else if (cmd === "scores" || cmd === "last" || cmd === "rules") {
-      st.drawer = st.drawer === cmd ? null : cmd;
+    else if (["scores", "last", "rules", "rules-lobby"].includes(cmd)) {
+      const which = cmd === "rules-lobby" ? "rules" : cmd; // the lobby's button opens the same sheet
+      st.drawer = st.drawer === which ? null : which;
       render();
       const drawer = st.drawer && root.querySelector(".drawer");
       if (drawer) focusInto(drawer); // on its Close button
-    } else if (cmd === "rules-lobby") {
-      st.drawer = st.drawer === "rules" ? null : "rules";
-      render();
-      const drawer = st.drawer && root.querySelector(".drawer");
-      if (drawer) focusInto(drawer); // on its Close button, as at the table
     }
     else if (cmd === "close") closeDrawer();
     else if (cmd === "invite" || cmd === "copy") {
