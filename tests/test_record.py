@@ -14,6 +14,7 @@ import pytest
 import independent
 from engine_kit import SUITED, cards, run_match
 from opentrix import actions as A
+from opentrix.contracts import Contract
 from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.record import FORMAT, Record, RecordError
@@ -123,6 +124,26 @@ def thrown_in_match() -> Match:
     while m.phase == Phase.DOUBLE:
         m.apply(A.NO_DOUBLE)
     return m
+
+
+def test_replay_can_stop_the_last_deal_at_the_kings_choice() -> None:
+    """For a caller keeping the redeal and doubling answers itself: the earlier deals are replayed in
+    full, the last one stops before its questions, and a last deal that cannot follow is a RecordError."""
+    m = thrown_in_match()
+    record = Record.from_match(m)
+    match = record.replay(last_at_contract=True)
+    assert match.history == m.history[: len(match.history)]
+    assert match.deals[0].thrown_in == 0  # the first deal replayed with its claim
+    deal = match.deals[-1]
+    assert deal.contract == Contract.QUEENS and deal.phase == Phase.DOUBLE and deal.turn == 1 and not deal.doubled
+    assert Record.loads(json.dumps({**thrown_in_record(), "deals": thrown_in_record()["deals"][:1]})).replay(
+        last_at_contract=True
+    ).deals[0].phase == Phase.CLAIM
+    bad = thrown_in_record()
+    del bad["deals"][0]["thrown_in"]  # the first deal no longer ends, yet the second follows it
+    with pytest.raises(RecordError, match="not finished") as e:
+        Record.loads(json.dumps(bad)).replay(last_at_contract=True)
+    assert e.value.deal == 0
 
 
 def thrown_in_record() -> dict[str, Any]:

@@ -960,7 +960,7 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
     shot(lina, "rematch-02-asked")
     lina.click("#rematch-join")
     lina.wait_for_selector("[data-testid=lobby]")
-    assert lina.locator("[data-lobby-seat='0']").inner_text().startswith("Lina")
+    assert lina.locator("[data-lobby-seat='0'] .who").inner_text() == "Lina"
     assert "you" in lina.locator("[data-lobby-seat='0']").inner_text()
     watcher.click("#rematch-watch")
     watcher.wait_for_selector("[data-testid=lobby]")
@@ -1058,6 +1058,8 @@ def test_the_lobby_says_the_tables_rules_and_enter_takes_a_seat(browser: Browser
     line = friend.locator("[data-testid=lobby-rules]")
     line.wait_for()
     assert "Rules: Denexa · doubling · one kingdom · 20 s a move" in line.inner_text()
+    seat = friend.locator("[data-lobby-seat='1'] .seat-where")
+    assert seat.inner_text() == "Seat 2"  # no partners at this table
     assert "Send this link to your friends" in friend.locator("[data-testid=lobby]").inner_text()  # not seated yet
     friend.click("[data-cmd=rules-lobby]")
     assert "A match is one kingdom" in friend.locator("[data-testid=rules]").inner_text()
@@ -1071,6 +1073,15 @@ def test_the_lobby_says_the_tables_rules_and_enter_takes_a_seat(browser: Browser
     lobby = friend.locator("[data-testid=lobby]").inner_text()
     assert "The table's invite link:" in lobby and "Send this link" not in lobby  # a guest, not the host
     assert server.info(t["id"])["seats"][1]["name"] == "Omar"
+    assert not errors, errors
+    friend.context.close()
+    # at a partnership table each seat says whom it plays with
+    t = server.create(name="Lina", bots="easy", kingdoms=1, partnership=True)
+    friend = new_page(browser, DESKTOP, errors)
+    friend.goto(f"{server.base}/t/{t['id']}?lang=en")
+    where = friend.locator(".seat-where")
+    where.first.wait_for()
+    assert where.all_inner_texts() == [f"Seat {s + 1} · partners with seat {(s + 2) % 4 + 1}" for s in range(4)]
     assert not errors, errors
     friend.context.close()
 
@@ -1088,6 +1099,13 @@ def test_the_last_trick_drawer_shows_it_and_trix_has_no_such_button(browser: Bro
     drawer = page.locator("#last-trick")
     drawer.wait_for()
     assert drawer.locator(".card").count() == 4 and "takes the trick" in drawer.inner_text()
+    # a bot's name fits its column: the level, which cut it short, is in the title
+    labels = drawer.locator(".last-trick small")
+    bots = [i for i in range(4) if "(" in (labels.nth(i).get_attribute("title") or "")]
+    assert len(bots) == 3, [labels.nth(i).get_attribute("title") for i in range(4)]
+    for i in bots:
+        assert "(" not in labels.nth(i).inner_text()
+        assert labels.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth"), labels.nth(i).inner_text()
     page.keyboard.press("Escape")
     drawer.wait_for(state="detached")
     page.context.close()

@@ -144,8 +144,12 @@ class Record:
 
     # -- replaying ----------------------------------------------------------------------------------
 
-    def replay(self) -> Match:
-        """Rebuild the match; raises RecordError at the first deal or play the rules reject."""
+    def replay(self, *, last_at_contract: bool = False) -> Match:
+        """Rebuild the match; raises RecordError at the first deal or play the rules reject.
+
+        ``last_at_contract`` stops the last deal just after the king's choice, before any redeal claim
+        or doubling answer: for a caller that keeps those answers itself (the terminal's save file),
+        since a record cannot say which were given in a deal stopped among them."""
         match: Match | None = None
         for i, dr in enumerate(self.deals):
             try:
@@ -154,6 +158,9 @@ class Record:
                 else:
                     check_next_deal(match, i)
                     match.start_deal(dr.hands)
+                if last_at_contract and i == len(self.deals) - 1:
+                    match.apply(A.choose(dr.contract))
+                    return match
             except TrixError as e:
                 raise RecordError(str(e), i, plain=e.plain) from None
             _replay_deal(match, i, dr)

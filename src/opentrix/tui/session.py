@@ -21,7 +21,7 @@ from ..contracts import Contract
 from ..deal import Phase, deal_hands
 from ..errors import TrixError
 from ..match import MAX_SEED, Match
-from ..record import NoDeals, Record, RecordError, check_next_deal, parse_json
+from ..record import NoDeals, Record, RecordError, parse_json
 from ..rules import Rules
 from ..view import View, view
 from .glyphs import Glyphs, hand_order
@@ -220,14 +220,7 @@ def replay_saved(record: Record, answers: object) -> Match:
         raise wrong('must be a list of answers such as "no claim" or "double KH"')
     if last is None or last.plays or last.thrown_in is not None:
         raise wrong("belongs to a deal stopped before its first card, and the last deal is not one")
-    head = Record(rules=record.rules, deals=record.deals[:-1], players=record.players)
-    if head.deals:
-        match = head.replay()
-        check_next_deal(match, len(head.deals))
-        match.start_deal(last.hands)
-    else:
-        match = Match(record.rules, last.hands)
-    match.apply(A.choose(last.contract))
+    match = record.replay(last_at_contract=True)
     for text in answers:
         try:
             match.apply(A.parse(text))

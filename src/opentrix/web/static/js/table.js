@@ -172,6 +172,12 @@ export function mountTable(root, code) {
     return `${escapeHtml(botName(s))}<span class="lvl"> (${escapeHtml(t(`level.${info.level}`))})</span>`;
   }
 
+  /** A seat's name where room is short (the last trick's columns): a bot without its level, which the title gives. */
+  function seatShortName(s) {
+    const info = st.info && st.info.seats[s];
+    return info && s !== st.seat && info.kind === "bot" ? botName(s) : seatName(s);
+  }
+
   function seatName(s) {
     const info = st.info && st.info.seats[s];
     if (!info) return `#${s + 1}`;
@@ -423,7 +429,7 @@ export function mountTable(root, code) {
   function lastTrickDrawer() {
     const v = st.view;
     const body = v.last_trick.length
-      ? `<div class="last-trick">${v.last_trick.map(([s, c]) => `<div class="${s === v.last_trick_winner ? "won" : ""}">${cardHTML(c)}<small dir="auto">${escapeHtml(seatName(s))}</small></div>`).join("")}</div>`
+      ? `<div class="last-trick">${v.last_trick.map(([s, c]) => `<div class="${s === v.last_trick_winner ? "won" : ""}">${cardHTML(c)}<small dir="auto" title="${escapeHtml(seatName(s))}">${escapeHtml(seatShortName(s))}</small></div>`).join("")}</div>`
         + `<p>${escapeHtml(winnerText(v.last_trick_winner))}</p>`
       : `<p>${t("table.nolast")}</p>`;
     return drawerHTML("last-trick", "last", t("table.lasttrick"), body);
@@ -557,7 +563,9 @@ export function mountTable(root, code) {
         who = `<span class="who">${t("seat.open")}</span><small>${t("lobby.open", { level: t(`level.${s.level}`) })}</small>`;
       }
       const take = !seated && s.kind === "open" ? `<button class="btn small" data-cmd="take" data-seat="${s.seat}">${t("lobby.take")}</button>` : "";
-      return `<div class="seatcard" data-lobby-seat="${s.seat}">${who}${take}</div>`;
+      // where the seat sits: play goes round in seat order, and in partnership seats 1 and 3, 2 and 4 play together
+      const where = t("lobby.seat", { n: s.seat + 1 }) + (st.rules && st.rules.partnership ? ` · ${t("lobby.partner", { n: ((s.seat + 2) % 4) + 1 })}` : "");
+      return `<div class="seatcard" data-lobby-seat="${s.seat}"><small class="seat-where">${escapeHtml(where)}</small>${who}${take}</div>`;
     }).join("");
     const open = info.seats.some((s) => s.kind === "open"); // none at a rematch: bots hold the other seats
     const nameField = !seated && open
