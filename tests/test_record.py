@@ -57,6 +57,31 @@ def test_lenient_card_strings_in_canonical_out() -> None:
     assert sorted(out["deals"][0]["hands"][0]) == sorted(first["hands"][0])
 
 
+@pytest.mark.parametrize("contract", ["Diamonds", "DIAMONDS", " diamonds", "King of Hearts", "king-of-hearts", 2, None])
+def test_a_contract_is_named_by_its_id_exactly(contract: object) -> None:
+    """The format lists the ids a record may name; what a player may type elsewhere is not one."""
+    data = example("classic-full-match")
+    data["deals"][1]["contract"] = contract
+    out = verify(data)
+    assert not out["ok"] and out["error"]["deal"] == 1 and out["error"]["play"] is None, out
+    assert "unknown contract" in out["error"]["message"] and "king_of_hearts, queens" in out["error"]["message"]
+
+
+@pytest.mark.parametrize(("where", "text"), [("plays", " QH"), ("plays", "QH "), ("plays", " pass"), ("hands", "\n")])
+def test_a_card_is_written_without_spaces(where: str, text: str) -> None:
+    """The format's forgiving forms (10D, symbols, any case) do not include white space around a card."""
+    data = example("classic-full-match")
+    deal = data["deals"][0]
+    if where == "plays":
+        deal["plays"][0] = text
+    else:
+        deal["hands"][0][0] += text
+    out = verify(data)
+    assert not out["ok"] and out["error"]["deal"] == 0, out
+    assert out["error"]["play"] == (0 if where == "plays" else None)
+    assert "without spaces" in out["error"]["message"]
+
+
 def test_a_record_stopped_before_the_first_deal_is_valid() -> None:
     """The record format: a record may stop anywhere, so also before its first deal (nothing scored)."""
     data = example("classic-full-match")

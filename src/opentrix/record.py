@@ -239,7 +239,7 @@ def _read_deal(i: int, d: object) -> DealRecord:
         m = 0
         for c in h:
             try:
-                card = parse_card(c)
+                card = _card(c)
             except ValueError as e:
                 raise RecordError(f"hand of seat {seat}: {e}", i) from None
             if m >> card & 1:
@@ -256,10 +256,10 @@ def _read_deal(i: int, d: object) -> DealRecord:
         seen |= m
     if "contract" not in d:
         raise RecordError("'contract' is missing", i)
-    try:
-        contract = Contract.parse(d["contract"])
-    except ValueError as e:
-        raise RecordError(str(e), i) from None
+    contract = _CONTRACTS.get(d["contract"]) if isinstance(d["contract"], str) else None
+    if contract is None:
+        names = ", ".join(_CONTRACTS)
+        raise RecordError(f"unknown contract {brief(d['contract'])} (expected one of {names})", i)
     doubled_data = d.get("doubled")
     doubled = 0
     if doubled_data is not None:
@@ -267,7 +267,7 @@ def _read_deal(i: int, d: object) -> DealRecord:
             raise RecordError("'doubled' must be a list of cards", i)
         for c in doubled_data:
             try:
-                card = parse_card(c)
+                card = _card(c)
             except ValueError as e:
                 raise RecordError(f"doubled: {e}", i) from None
             if doubled >> card & 1:
@@ -285,11 +285,11 @@ def _read_deal(i: int, d: object) -> DealRecord:
         raise RecordError("'plays' must be a list of cards", i)
     plays: list[int] = []
     for j, p in enumerate(plays_data):
-        if isinstance(p, str) and p.strip().lower() == "pass":
+        if isinstance(p, str) and p.lower() == "pass":
             plays.append(A.PASS)
             continue
         try:
-            plays.append(parse_card(p))
+            plays.append(_card(p))
         except ValueError as e:
             raise RecordError(f"{e} (or 'pass')", i, j) from None
     return DealRecord(
@@ -340,6 +340,17 @@ def _replay_deal(match: Match, i: int, dr: DealRecord) -> None:
             match.apply(action)
         except TrixError as e:
             raise RecordError(str(e), i, j, plain=e.plain) from None
+
+
+_CONTRACTS = {c.id: c for c in Contract}  # a record names its contract by id, exactly as the format lists them
+
+
+def _card(text: object) -> int:
+    """A record's card: the forms the format allows (``10D``, suit symbols, any letter case), and no
+    white space around it, which the format does not allow and a writer never puts there."""
+    if isinstance(text, str) and text != text.strip():
+        raise ValueError(f"not a card: {brief(text)} (a card is written without spaces, e.g. 'QS')")
+    return parse_card(text)
 
 
 def load(path: str) -> Record:
