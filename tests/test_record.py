@@ -161,9 +161,13 @@ def test_replay_can_stop_the_last_deal_at_the_kings_choice() -> None:
     assert match.deals[0].thrown_in == 0  # the first deal replayed with its claim
     deal = match.deals[-1]
     assert deal.contract == Contract.QUEENS and deal.phase == Phase.DOUBLE and deal.turn == 1 and not deal.doubled
-    assert Record.loads(json.dumps({**thrown_in_record(), "deals": thrown_in_record()["deals"][:1]})).replay(
-        last_at_contract=True
-    ).deals[0].phase == Phase.CLAIM
+    assert (
+        Record.loads(json.dumps({**thrown_in_record(), "deals": thrown_in_record()["deals"][:1]}))
+        .replay(last_at_contract=True)
+        .deals[0]
+        .phase
+        == Phase.CLAIM
+    )
     bad = thrown_in_record()
     del bad["deals"][0]["thrown_in"]  # the first deal no longer ends, yet the second follows it
     with pytest.raises(RecordError, match="not finished") as e:
