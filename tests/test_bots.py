@@ -118,6 +118,21 @@ def test_levels_and_names() -> None:
         StrongBot(chains=0)
     with pytest.raises(ValueError, match="burn"):
         StrongBot(burn=-1)
+    for budget in (float("nan"), float("inf"), 0.0, -5.0):  # nan and inf once searched forever
+        with pytest.raises(ValueError, match="budget_ms must be a positive number"):
+            StrongBot(samples=None, budget_ms=budget)
+    with pytest.raises(ValueError, match="min_samples"):
+        StrongBot(min_samples=-5)
+
+
+def test_an_external_bot_once_loaded_is_named_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import opentrix.bots as bots
+
+    monkeypatch.setattr(bots, "BOTS", dict(bots.BOTS))
+    monkeypatch.setitem(bots.EXTERNAL, "outside", "opentrix.bots.base:RandomBot")
+    assert bot_names().count("outside") == 1
+    make_bot("outside", seed=1)  # loading it puts it among the bots
+    assert bots.bot_names().count("outside") == 1
 
 
 def test_basic_is_deterministic_given_its_seed() -> None:
@@ -693,3 +708,49 @@ def test_a_bot_whose_parts_are_missing_names_the_pip_command(monkeypatch: pytest
         bots.make_bot("ghost")
     with pytest.raises(SpecError, match=r"^bot 'ghost' needs parts not installed"):
         parse_spec("ghost")
+
+
+@pytest.mark.parametrize("contract", ["ltoosh", "diamonds", "queens"])
+def test_a_card_on_the_table_keeps_a_duck_and_a_win_apart(contract: str) -> None:
+    """With 5♠ led, 4♠ ducks and 6♠ wins: the search must weigh both, though 5♠ has left every hand."""
+    from opentrix.bots.knowledge import Knowledge
+    from opentrix.bots.strong import candidates
+
+    deck = [A.to_str(c) for c in range(52)]
+    h0 = ["5S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H", "6H", "5H", "4H", "3H"]  # the king (7♥) leads 5♠
+    h1 = ["2S", "2H", "AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D", "5D", "4D"]
+    h2 = ["3S", "3D", "2D", "AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C", "6C", "5C"]
+    h3 = [c for c in deck if c not in {*h0, *h1, *h2}]  # 4♠ 6♠ … A♠ and three clubs
+    hands = [sum(1 << parse_card(c) for c in h) for h in (h0, h1, h2, h3)]
+    m = Match(Rules.preset("classic"), hands)
+    m.apply(A.choose(contract))
+    for card in ("5S", "2S", "3S"):
+        m.apply(parse_card(card))
+    options = {A.to_str(a) for a in candidates(Knowledge.from_view(view(m, 3)), m.legal_actions())}
+    assert {"4S", "6S"} <= options
+    assert "7S" not in options  # 6♠ and 7♠ still do the same
+
+
+def test_an_ace_of_hearts_makes_king_of_hearts_riskier_for_the_king() -> None:
+    from opentrix.bots.policy import contract_scores
+
+    rules = Rules.preset("classic")
+    koh = int(Contract.KING_OF_HEARTS)
+    spades = "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS"
+    ace, low = (sum(1 << parse_card(c) for c in f"{h} {spades}".split()) for h in ("AH 2H", "3H 2H"))
+    assert contract_scores(rules, ace, [koh])[koh] < contract_scores(rules, low, [koh])[koh]
+
+
+def test_in_partnership_the_contract_baselines_are_team_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search values a partnership seat by its team's score, so what it compares with must be one too."""
+    from opentrix.bots import strong
+    from opentrix.bots.simulate import rollout
+    from opentrix.deal import Deal, deal_hands
+
+    monkeypatch.setattr(strong, "_BASELINES", {})
+    rules = Rules.preset("online", partnership=True)
+    trix = int(Contract.TRIX)
+    king, other = strong.baselines(rules, deals=6)[trix]
+    scores = [rollout(Deal(rules, 0, trix, deal_hands("opentrix-baselines", i))) for i in range(6)]
+    assert king == pytest.approx(sum(sc[0] + sc[2] for sc in scores) / 6)
+    assert other == pytest.approx(sum(sc[1] + sc[3] + sc[0] + sc[2] + sc[3] + sc[1] for sc in scores) / 18)

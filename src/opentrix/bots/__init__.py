@@ -44,7 +44,7 @@ ARENA_ONLY: dict[str, str] = {
 
 
 def bot_names() -> list[str]:
-    return [*BOTS, *LEVELS, *EXTERNAL]
+    return [*BOTS, *LEVELS, *(name for name in EXTERNAL if name not in BOTS)]  # one loaded joins BOTS
 
 
 def option_names(name: str) -> set[str]:

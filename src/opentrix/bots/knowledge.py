@@ -66,6 +66,16 @@ class Knowledge:
         return p[0] | p[1] | p[2] | p[3]
 
     @property
+    def table(self) -> int:
+        """The cards on the table in the trick being played (none in Trix, which has no tricks)."""
+        if self.contract == int(Contract.TRIX):
+            return 0
+        m = 0
+        for c in self.plays[len(self.plays) - len(self.plays) % 4 :]:
+            m |= 1 << c
+        return m
+
+    @property
     def unseen(self) -> int:
         """Cards in the other three hands."""
         return FULL & ~self.gone & ~self.hand

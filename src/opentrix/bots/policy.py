@@ -17,6 +17,7 @@ FULL = (1 << 52) - 1
 ABOVE: tuple[int, ...] = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52))
 BELOW: tuple[int, ...] = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))
 _KH = KING_OF_HEARTS.bit_length() - 1
+_AH = _KH + 1
 _QUEEN_OF_SUIT = tuple(s * 13 + 10 for s in range(4))
 _KOH = int(Contract.KING_OF_HEARTS)
 _QUEENS = int(Contract.QUEENS)
@@ -289,7 +290,7 @@ def contract_scores(rules: Rules, hand: int, contracts: list[int]) -> dict[int, 
             n = hearts.bit_count()
             if hand & KING_OF_HEARTS:
                 risk = 0.9 if n <= 2 else 0.65 if n <= 3 else 0.45 if n <= 4 else 0.3
-            elif hearts >> 12 & 1:
+            elif hand >> _AH & 1:
                 risk = 0.4 if n <= 2 else 0.25
             else:
                 risk = 0.12 if n >= 2 else 0.2

@@ -9,6 +9,7 @@ contract is worth to a king on an average hand, since every contract must be pla
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 
@@ -34,7 +35,8 @@ _BASELINES: dict[Rules, dict[int, tuple[float, float]]] = {}
 def baselines(rules: Rules, deals: int = 240) -> dict[int, tuple[float, float]]:
     """Per contract: what the king and what another seat score on average (rules-of-thumb self-play).
 
-    Computed once per rules and process, from fixed deals, so every bot agrees on it.
+    In partnership play a seat's score is its team's, as the search values it (``_value``). Computed
+    once per rules and process, from fixed deals, so every bot agrees on it.
     """
     hit = _BASELINES.get(rules)
     if hit is not None:
@@ -45,6 +47,8 @@ def baselines(rules: Rules, deals: int = 240) -> dict[int, tuple[float, float]]:
         for i in range(deals):
             d = Deal(rules, 0, c, deal_hands("opentrix-baselines", i))
             sc = rollout(d)
+            if rules.partnership:
+                sc = (sc[0] + sc[2], sc[1] + sc[3], sc[2] + sc[0], sc[3] + sc[1])
             king += sc[0]
             other += (sc[1] + sc[2] + sc[3]) / 3
         out[int(c)] = (king / deals, other / deals)
@@ -95,8 +99,10 @@ class StrongBot(Bot):
             raise ValueError("strong needs samples, budget_ms or both")
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples!r}")
-        if budget_ms is not None and budget_ms <= 0:
-            raise ValueError(f"budget_ms must be positive, not {budget_ms!r}")
+        if budget_ms is not None and not (budget_ms > 0 and math.isfinite(budget_ms)):
+            raise ValueError(f"budget_ms must be a positive number of milliseconds, not {budget_ms!r}")
+        if min_samples < 1:
+            raise ValueError(f"min_samples must be at least 1, not {min_samples!r}")
         self.samples = samples
         self.budget_ms = budget_ms
         self.inference = inference
@@ -364,12 +370,15 @@ def _pick(means: dict[Action, float], n: int, how: str) -> tuple[Action, str]:
 
 
 def candidates(know: Knowledge, legal: Sequence[Action]) -> list[Action]:
-    """The legal actions, with cards that are interchangeable (touching in a suit, no score) merged."""
+    """The legal actions, with cards that are interchangeable (touching in a suit, no score) merged.
+
+    Two cards touch when no card still to be played lies between them, nor one on the table: with 5♠
+    led, 4♠ ducks and 6♠ wins, so they are not the same card even though 5♠ is no longer in a hand."""
     if know.contract == _TRIX or len(legal) < 2:
         return list(legal)
     k = costs_for(know.rules, know.contract, know.doubled, 0)
     special = k.pen | know.doubled
-    unseen = know.unseen
+    unseen = know.unseen | know.table
     out: list[Action] = []
     prev = -1
     for a in sorted(legal):
