@@ -655,6 +655,33 @@ def test_hindsight_plays_as_strong_before_its_trick_and_as_the_cheat_from_it() -
         HindsightBot(seed=1, trick=0)
 
 
+def test_hindsight_is_strong_again_after_the_arena_reseeds_it() -> None:
+    """The arena reseeds each bot per deal: up to its trick the hindsight bot must then be ``strong``
+    with that seed, in a kingdom's later deals too, not a reader left where the last deal stopped."""
+    positions = 0
+    for seed in range(3):
+        m = Match(Rules.preset("classic"), seed=seed)
+        m.apply(A.choose(Contract.QUEENS))
+        hind = HindsightBot(seed="s", trick=14, samples=6)
+        strong = StrongBot(seed="s", samples=6, budget_ms=None)
+        walker = BasicBot(seed=0)
+        hind.act_full(m, m.turn or 0, m.legal_actions())  # the last deal's decisions, strong's not
+        hind.reseed(f"deal {seed}")
+        strong.reseed(f"deal {seed}")
+        while m.phase == Phase.PLAY:
+            seat = m.turn
+            assert seat is not None
+            legal = m.legal_actions()
+            if seat == 2 and len(legal) > 1:
+                got = hind.act_full(m, seat, legal)
+                assert got == strong.act(view(m, seat), legal), f"deal {seed}, play {len(m.history)}"
+                positions += 1
+                m.apply(got)
+            else:
+                m.apply(walker.act(view(m, seat), legal))
+    assert positions >= 10
+
+
 def test_contracts_enum_covers_complex() -> None:
     # Complex rules have two contracts; the basic bot must pick one of them.
     m = Match(Rules.preset("complex"), seed=3)

@@ -78,6 +78,12 @@ class HindsightBot(CheatBot):
         self.trick = trick
         self.reader = StrongBot(seed, **{"budget_ms": None, **strong})  # any other option is strong's
 
+    def reseed(self, seed: int | str | None) -> None:
+        """The reader too: the arena reseeds every bot at each deal, and up to ``trick`` it must still be
+        ``strong`` with that seed (in a kingdom's later deals as in its first)."""
+        super().reseed(seed)
+        self.reader.reseed(seed)
+
     def act_full(self, match: Match, seat: int, legal: Sequence[Action]) -> Action:
         deal = match.deal
         if deal is not None and deal.phase == Phase.PLAY and len(deal.plays) // 4 + 1 >= self.trick:

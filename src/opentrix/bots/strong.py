@@ -62,7 +62,7 @@ class StrongBot(Bot):
     ``samples=None`` searches for the whole budget; ``budget_ms=None`` makes every decision depend only
     on the seed (the arena's default, so runs are reproducible). ``inference=False`` draws the hidden
     hands uniformly, ignoring voids and passes (a yardstick for how much the inference is worth);
-    ``trust`` is the share of chains started from deals that also follow the hints of sensible play
+    ``trust`` is the share of draws (of chain starts, when chains run) that also follow the hints of sensible play
     (``Knowledge.unlikely``). ``eps`` is the weight a deal keeps for each of the others' decisions it fails
     to explain under the rules of thumb (1 turns the weighting off); ``chains`` independent Metropolis
     chains, each ``burn`` steps from its start, are drawn from in turn, ``thin`` steps per deal.
