@@ -781,3 +781,31 @@ def test_in_partnership_the_contract_baselines_are_team_scores(monkeypatch: pyte
     scores = [rollout(Deal(rules, 0, trix, deal_hands("opentrix-baselines", i))) for i in range(6)]
     assert king == pytest.approx(sum(sc[0] + sc[2] for sc in scores) / 6)
     assert other == pytest.approx(sum(sc[1] + sc[3] + sc[0] + sc[2] + sc[3] + sc[1] for sc in scores) / 18)
+
+
+def test_a_seat_asked_in_sequential_doubling_is_dealt_a_doublable_card_in_every_draw() -> None:
+    """Only the holders of a doublable card are asked: a hard fact, like a void, in every draw."""
+    import random
+
+    from opentrix.bots.knowledge import Knowledge, Posterior
+
+    rules = Rules.preset("wikipedia")  # sequential doubling
+    checked = 0
+    for seed in range(40):
+        m = Match(rules, seed=f"q{seed}")
+        m.apply(A.choose(Contract.QUEENS))
+        asked = []
+        while m.phase == Phase.DOUBLE:
+            asked.append(m.turn)
+            m.apply(A.NO_DOUBLE)
+        me = next((s for s in range(4) if s not in asked), None)
+        if me is None or len(asked) < 3:
+            continue
+        know = Knowledge.from_view(view(m, me))
+        rng = random.Random(seed)
+        draws = [know.sample(rng, True, trust) for trust in (0.0, 0.9) for _ in range(100)]
+        chain = Posterior(know, rng, eps=1e-4, chains=2, burn=50)
+        draws += [chain.draw() for _ in range(100)]
+        assert all(h[s] & QUEEN_MASK for h in draws for s in asked), f"seed q{seed}"
+        checked += 1
+    assert checked >= 3

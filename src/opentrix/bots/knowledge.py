@@ -2,10 +2,10 @@
 
 Hard facts: cards seen played, a suit a seat failed to follow (a void), a Trix pass (the seat held none
 of the cards placeable at that moment), a heart led under the hearts-lead ban (nothing but hearts left),
-a failure to discard K♥ when the rule forces it, doubled cards shown with their holders, and a seat
-passed over in sequential doubling (it holds no doublable card). Beyond them, ``Posterior`` draws deals
-in proportion to how well they explain every card the others played and every doubling answer, replayed
-under the shared rules of thumb (``Fit``).
+a failure to discard K♥ when the rule forces it, doubled cards shown with their holders, and in
+sequential doubling a seat passed over (it holds no doublable card) or asked (it was dealt one).
+Beyond them, ``Posterior`` draws deals in proportion to how well they explain every card the others
+played and every doubling answer, replayed under the shared rules of thumb (``Fit``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from .simulate import drive_prelude
 _KOH = Contract.KING_OF_HEARTS
 _COMPLEX = Contract.COMPLEX
 _PENALTY_CARDS = {int(_KOH): KING_OF_HEARTS, int(Contract.QUEENS): QUEENS}
+_ASKED_TRIES = 30  # draws tried for one where every seat asked in sequential doubling holds a doublable card
 
 
 @dataclass(slots=True)
@@ -183,6 +184,14 @@ class Knowledge:
         a seat that ducked would have ducked with its highest such card, a void seat would have dumped
         a penalty card); when no deal fits those hints, the hard facts alone are used.
         """
+        hands = self._draw(rng, inference, trust)
+        for _ in range(_ASKED_TRIES if inference else 0):
+            if all(self.holds_doublable(s, hands[s]) for s in range(4)):
+                break
+            hands = self._draw(rng, inference, trust)
+        return hands  # after _ASKED_TRIES misses the last draw: the weighting still reads the answers
+
+    def _draw(self, rng: random.Random, inference: bool, trust: float) -> list[int]:
         if inference and trust and any(self.unlikely) and rng.random() < trust:
             hinted = [self.banned[s] | self.unlikely[s] for s in range(4)]
             got = self._sample_banned(rng, hinted, strict=False)
@@ -191,6 +200,13 @@ class Knowledge:
         hands = self._sample_banned(rng, self.banned if inference else [0, 0, 0, 0], strict=True)
         assert hands is not None
         return hands
+
+    def holds_doublable(self, seat: int, hand: int) -> bool:
+        """Whether ``hand`` (the seat's cards now) fits a hard fact of sequential doubling: a seat asked
+        whether to double was dealt a doublable card (a seat passed over is ``banned`` from them)."""
+        if not (self.doublable and seat in self.answers and self.rules.doubling_reveal == "sequential"):
+            return True
+        return bool((hand | self.played[seat]) & self.doublable)
 
     def _sample_banned(self, rng: random.Random, banned: list[int], strict: bool) -> list[int] | None:
         me = self.seat
@@ -465,13 +481,6 @@ class Posterior:
         answered = seat in self.know.answers and bool(self.fit.doublable)
         return len(self.fit.by_seat[seat]) + answered
 
-    def _held_doublable(self, seat: int, hand: int) -> bool:
-        """A fact, not a reading of play: a seat asked in sequential doubling was dealt a doublable card."""
-        fit = self.fit
-        if not (fit.sequential and fit.doublable and seat in self.know.answers):
-            return True
-        return bool((hand | self.know.played[seat]) & fit.doublable)
-
     def _judge(self) -> bool:
         """Stop reading the play of a seat that no chain can explain by the rules of thumb.
 
@@ -507,6 +516,9 @@ class Posterior:
             return
         swap = (1 << x) | (1 << y)
         ns, nt = hs ^ swap, ht ^ swap
+        held = know.holds_doublable  # a hard fact: no step takes the last doublable card from a seat asked
+        if (held(s, hs) and not held(s, ns)) or (held(t, ht) and not held(t, nt)):
+            return
         if self.weights is not None:
             self._step_weighted(hands, bad, missed, s, t, ns, nt)
             return
@@ -537,10 +549,8 @@ class Posterior:
         budget = ws * bad[s] + wt * bad[t] + (-math.log(u) if u > 0.0 else math.inf)
         out_s: list[bool] = []
         out_t: list[bool] = []
-        # A seat of weight 0 no longer counts: its misfits are not even counted again, but the facts
-        # about it still hold (a seat asked in sequential doubling keeps a doublable card).
-        if not (ws or self._held_doublable(s, ns)) or not (wt or self._held_doublable(t, nt)):
-            return
+        # A seat of weight 0 no longer counts: its misfits are not even counted again (the facts about it
+        # still hold: ``_step`` keeps a doublable card with a seat asked in sequential doubling).
         bs = self.fit.misfits(s, ns, budget / ws, (hands[s], missed[s]), out_s) if ws else 0
         if ws * bs >= budget:
             return
