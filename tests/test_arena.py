@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -208,11 +210,20 @@ def test_cli_rejects_a_file_it_cannot_open_before_the_run(tmp_path: Path) -> Non
         ("strong:inference=maybe", "option inference of strong takes yes or no"),
         ("strong:foo=1", "unknown option 'foo' for strong (its options: samples, budget_ms,"),
         ("basic:samples=4", "unknown option 'samples' for basic (its options: mistakes)"),
+        ("cheat-from:foo=1", "unknown option 'foo' for cheat-from (its options: trick, budget_ms, burn,"),
+        ("strong:budget_ms=nan", "budget_ms must be a positive number of milliseconds, not nan"),
     ],
 )
 def test_cli_names_the_bad_bot_option(spec: str, says: str) -> None:
     code, out = invoke("--bots", f"{spec},random", "--deals", "1")
-    assert code == 2 and says in out, out
+    assert code == 2 and says in " ".join(out.split()).replace("│", "").replace("  ", " "), out
+
+
+def test_make_bot_names_an_unknown_option() -> None:
+    from opentrix.bots import make_bot
+
+    with pytest.raises(ValueError, match=r"unknown option 'foo' for hard \(its options: budget_ms, burn,"):
+        make_bot("hard", foo=1)
 
 
 def test_cli_lists_every_bot_in_its_help() -> None:
@@ -248,7 +259,7 @@ def test_cli_json_to_stdout_is_clean() -> None:
     code, out = invoke("--bots", "basic,random", "--deals", "2", "--contracts", "ltoosh", "--json", "-")
     assert code == 0
     start = out.index("{")
-    doc = json.loads(out[start:])
+    doc, _ = json.JSONDecoder().raw_decode(out[start:])  # the table follows on stderr, mixed in by the runner
     assert doc["contracts"].keys() == {"ltoosh"}
 
 
@@ -344,3 +355,81 @@ def test_cli_finds_out_a_chart_format_cannot_be_drawn_here_before_the_run(tmp_pa
 def test_cli_rejects_an_empty_file_name(tmp_path: Path) -> None:
     code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", "")
     assert code == 2 and "give a file name" in out, out
+
+
+# -- a researcher's long runs: logs, stops, records --------------------------------------------------
+
+
+def test_cli_joins_repeated_contracts_and_refuses_one_named_twice(tmp_path: Path) -> None:
+    js = tmp_path / "r.json"
+    code, out = invoke(
+        "--bots", "basic,random", "--deals", "4", "--contracts", "ltoosh", "--contracts", "trix", "--json", str(js)
+    )
+    assert code == 0, out
+    doc = json.loads(js.read_text())
+    assert set(doc["contracts"]) == {"ltoosh", "trix"} and doc["contracts_requested"] == ["ltoosh", "trix"]
+    code, out = invoke("--bots", "basic,random", "--contracts", "ltoosh,queens", "--contracts", "ltoosh")
+    assert code == 2 and "ltoosh is named twice" in out, out
+
+
+def test_the_json_says_which_code_and_settings_produced_it(tmp_path: Path) -> None:
+    from opentrix import __version__
+
+    js = tmp_path / "r.json"
+    code, out = invoke(
+        "--bots", "strong:samples=2:chains=1,novice", "--deals", "1", "--contracts", "ltoosh", "--json", str(js)
+    )
+    assert code == 0, out
+    doc = json.loads(js.read_text())
+    assert doc["opentrix"] == __version__ and doc["jobs"] == 1
+    strong = doc["bots"]["candidate"]
+    assert strong["samples"] == 2 and strong["chains"] == 1 and strong["burn"] == 300  # a default, written out
+    assert strong["budget_ms"] is None  # the arena's reproducible search, not the table's 250 ms
+    assert doc["bots"]["baseline"] == {"mistakes": 0.25}
+
+
+def _arena_process(*args: str, **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "opentrix", "arena", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **env},
+    )
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does_and_keeps_what_was_measured(tmp_path: Path) -> None:
+    """``timeout`` and batch schedulers send SIGTERM: the deals measured so far are printed and written."""
+    import signal
+    import time
+
+    js = tmp_path / "r.json"
+    proc = _arena_process("--bots", "basic,random", "--deals", "1000000", "--json", str(js), "--jobs", "2")
+    assert proc.stderr is not None
+    assert proc.stderr.readline().startswith("arena: basic vs random: 1 of 1000000 deals")  # a log, not a bar
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert "stopped (SIGTERM)" in out and "of 1000000 deals measured" in out
+    doc = json.loads(js.read_text())
+    assert doc["interrupted"] and 0 < doc["units_played"] < 1_000_000
+
+
+def test_an_output_that_cannot_show_plus_minus_still_gets_its_json(tmp_path: Path) -> None:
+    js = tmp_path / "r.json"
+    proc = _arena_process("--bots", "basic,random", "--deals", "2", "--json", str(js), PYTHONIOENCODING="ascii")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "+/-" in out and "Traceback" not in err
+    assert json.loads(js.read_text())["units_played"] == 2
+
+
+def test_the_chart_colours_only_what_an_interval_decides() -> None:
+    from opentrix.arena.report import verdict_color
+
+    assert verdict_color({"n": 1, "mean": 25.0, "ci95": None}) == "tab:gray"  # one deal
+    assert verdict_color({"n": 3, "mean": 33.3, "ci95": 0.0}) == "tab:gray"  # three deals alike
+    assert verdict_color({"n": 9, "mean": 5.0, "ci95": 2.0}) == "tab:green"
+    assert verdict_color({"n": 9, "mean": -5.0, "ci95": 2.0}) == "tab:red"
+    assert verdict_color({"n": 9, "mean": 1.0, "ci95": 2.0}) == "tab:gray"

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
+import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -106,7 +109,8 @@ def arena(
     jobs: Annotated[int, typer.Option(min=1, max=MAX_JOBS, help="worker processes (at most one per deal is used)")] = 1,
     rules: Annotated[str, typer.Option(help="rules preset: " + ", ".join(PRESETS))] = "classic",
     contracts: Annotated[
-        str | None, typer.Option(help="only these contracts, comma separated, e.g. ltoosh,queens (deal mode)")
+        list[str] | None,
+        typer.Option(help="only these contracts, comma separated, e.g. ltoosh,queens (deal mode; may be repeated)"),
     ] = None,
     kingdom: Annotated[
         bool, typer.Option("--kingdom", help="whole kingdoms: the king chooses every contract (measures the choice)")
@@ -143,17 +147,22 @@ def arena(
     chosen: list[Contract] | None = None
     if contracts is not None:
         allowed = [c.id for c in the_rules.contracts]
-        if not contracts.strip(" ,"):  # an empty list is a slip, not "all of them"
+        joined = ",".join(contracts)  # --contracts a --contracts b is a,b: none is dropped
+        if not joined.strip(" ,"):  # an empty list is a slip, not "all of them"
             raise typer.BadParameter(
                 f"name at least one contract (known: {', '.join(allowed)})", param_hint="--contracts"
             )
         chosen = []
-        for name in contracts.split(","):
+        for name in joined.split(","):
             name = name.strip()
+            if not name:
+                continue
             if name not in allowed:
                 raise typer.BadParameter(
                     f"unknown contract {name!r} for {rules} (known: {', '.join(allowed)})", param_hint="--contracts"
                 )
+            if Contract.parse(name) in chosen:  # it would be played twice as often as the others
+                raise typer.BadParameter(f"{name} is named twice", param_hint="--contracts")
             chosen.append(Contract.parse(name))
         if kingdom:
             raise typer.BadParameter(
@@ -177,7 +186,9 @@ def arena(
     err = Console(stderr=True)
     unit = "kingdoms" if kingdom else "deals"
     if quiet:
-        result = run(config)
+        result = _run_stoppable(run, config, None)
+    elif not err.is_terminal:  # a log file: a line every so often, which a bar redrawn in place cannot give
+        result = _run_stoppable(run, config, _LogProgress(f"{candidate.label} vs {baseline.label}", unit))
     else:
         with Progress(
             TextColumn(f"[bold]{candidate.label} vs {baseline.label}"),
@@ -191,27 +202,13 @@ def arena(
             transient=False,
         ) as bar:
             task = bar.add_task("arena", total=deals)
-            result = run(config, lambda done, total: bar.update(task, completed=done))
-    doc = summary(result)
-    out = Console(file=sys.stderr) if json_out is not None and str(json_out) == "-" else Console()
-    if result.interrupted:
-        out.print(f"[yellow]interrupted: {len(result.results)} of {deals} {unit} measured[/]")
-    table = Table(
-        title=f"{candidate.label} minus {baseline.label}, points per {unit[:-1]} ({doc['rules']}, seed {seed})"
-    )
-    table.add_column("contract")
-    table.add_column(unit, justify="right")
-    table.add_column("difference ± 95% CI", justify="right")
-    for what, n, diff in rows(doc):
-        table.add_row(what, n, diff)
-    out.print(table)
-    out.print("time per move, " + timing_line(doc, "candidate"))
-    out.print("time per move, " + timing_line(doc, "baseline"))
-    out.print(f"elapsed {doc['elapsed_s']:.1f} s")
+            result = _run_stoppable(run, config, lambda done, total: bar.update(task, completed=done))
+    doc = summary(result, jobs=jobs, contracts=chosen)
     if json_out is not None:
         text = json.dumps(doc, indent=2)
         if str(json_out) == "-":
             sys.stdout.write(text + "\n")
+            sys.stdout.flush()
         else:
             _write(json_out, lambda p: p.write_text(text + "\n"))
     if plot is not None:
@@ -219,8 +216,74 @@ def arena(
             _write(plot, lambda p: draw(doc, p))
         else:
             typer.echo(f"opentrix: nothing measured, so no chart drawn to {plot}", err=True)
+    out = Console(file=sys.stderr) if json_out is not None and str(json_out) == "-" else Console()
+    pm = "±" if _can_encode(out, "±—") else "+/-"
     if result.interrupted:
-        raise typer.Exit(130)
+        how = "stopped (SIGTERM)" if result.terminated else "interrupted"
+        out.print(f"[yellow]{how}: {len(result.results)} of {deals} {unit} measured[/]")
+    table = Table(
+        title=f"{candidate.label} minus {baseline.label}, points per {unit[:-1]}\n({doc['rules']} rules, seed {seed})"
+    )
+    table.add_column("kingdom" if kingdom else "contract")
+    table.add_column(unit, justify="right")
+    table.add_column(f"difference {pm} 95% CI", justify="right")
+    for what, n, diff in rows(doc):
+        table.add_row(what, n, diff if pm == "±" else diff.replace("±", pm).replace("—", "-"))
+    out.print(table)
+    out.print(timing_line(doc, "candidate"))
+    out.print(timing_line(doc, "baseline"))
+    out.print(f"elapsed {doc['elapsed_s']:.1f} s")
+    if result.interrupted:
+        raise typer.Exit(143 if result.terminated else 130)
+
+
+def _can_encode(console: Any, text: str) -> bool:
+    try:
+        text.encode(console.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+class _LogProgress:
+    """Progress for a log file: a line at the first deal, then every ``every`` seconds, and at the end."""
+
+    def __init__(self, label: str, unit: str, every: float = 30.0) -> None:
+        self.label, self.unit, self.every = label, unit, every
+        self.t0 = time.monotonic()
+        self.last = -math.inf
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last < self.every and done not in (1, total):
+            return
+        self.last = now
+        spent = now - self.t0
+        left = f", about {_duration(spent / done * (total - done))} left" if done < total else ""
+        typer.echo(f"arena: {self.label}: {done} of {total} {self.unit}, {_duration(spent)} elapsed{left}", err=True)
+
+
+def _duration(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
+
+
+def _run_stoppable(run: Callable[..., Any], config: Any, progress: Callable[[int, int], None] | None) -> Any:
+    """``run``, with SIGTERM (what ``timeout`` and batch schedulers send) stopping it as Ctrl-C does:
+    the deals measured so far are reported and written, not lost."""
+    from .runner import Terminated
+
+    def terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread (a test's or an embedding program's): leave SIGTERM alone
+        return run(config, progress)
+    try:
+        return run(config, progress)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def register(app: typer.Typer) -> None:

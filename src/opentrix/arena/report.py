@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..contracts import Contract
 from .runner import ArenaRun
+from .spec import settings
 from .stats import mean_ci, timing
 
 NEGATIVE = (Contract.KING_OF_HEARTS, Contract.QUEENS, Contract.DIAMONDS, Contract.LTOOSH)
 
 
-def summary(run: ArenaRun) -> dict[str, Any]:
-    """The JSON document of a run (``--json``)."""
+def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract] | None = None) -> dict[str, Any]:
+    """The JSON document of a run (``--json``), with what is needed to tell later what produced it:
+    the version, every bot option (defaults included) and the contracts asked for."""
+    from .. import __version__
+
     cfg = run.config
     res = run.results
     doc: dict[str, Any] = {
         "candidate": cfg.candidate.label,
         "baseline": cfg.baseline.label,
+        "opentrix": __version__,
+        "bots": {"candidate": settings(cfg.candidate), "baseline": settings(cfg.baseline)},
         "rules": cfg.rules.to_json(),
         "seed": cfg.seed,
+        "jobs": cfg.jobs if jobs is None else jobs,
+        "contracts_requested": [c.id for c in contracts] if contracts else None,
         "mode": "kingdom" if cfg.kingdom else "deal",
         "units_requested": cfg.units,
         "units_played": len(res),
@@ -78,7 +87,7 @@ def timing_line(doc: dict[str, Any], who: str) -> str:
     t = doc["time_per_move"][who]
     if not t["moves"]:
         return f"{who}: no decisions timed"
-    return f"{who}: median {t['median_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms per move ({t['moves']} decisions)"
+    return f"{who} time per move: median {t['median_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms ({t['moves']} decisions)"
 
 
 def plot(doc: dict[str, Any], path: Path) -> None:
@@ -90,11 +99,11 @@ def plot(doc: dict[str, Any], path: Path) -> None:
 
     items = [(what, doc_stat) for what, doc_stat in _plot_items(doc) if doc_stat["mean"] is not None]
     fig, ax = plt.subplots(figsize=(7, 1.2 + 0.55 * max(len(items), 1)))
-    labels = [w for w, _ in items]
+    labels = [f"{w} (n={s['n']})" for w, s in items]
     means = [s["mean"] for _, s in items]
     errs = [s["ci95"] or 0.0 for _, s in items]
     ys = list(range(len(items)))[::-1]
-    colors = ["tab:green" if m - e > 0 else "tab:red" if m + e < 0 else "tab:gray" for m, e in zip(means, errs)]
+    colors = [verdict_color(s) for _, s in items]
     ax.errorbar(means, ys, xerr=errs, fmt="none", ecolor="black", capsize=4)
     ax.scatter(means, ys, c=colors, zorder=3)
     ax.axvline(0, color="black", linewidth=0.8)
@@ -103,10 +112,22 @@ def plot(doc: dict[str, Any], path: Path) -> None:
     unit = "kingdom" if doc["mode"] == "kingdom" else "deal"
     ax.set_xlabel(f"{doc['candidate']} minus {doc['baseline']}: points per {unit} (95% CI)")
     rules = doc["rules"] if isinstance(doc["rules"], str) else "custom"
-    ax.set_title(f"opentrix arena, {doc['units_played']} duplicate {unit}s, {rules} rules, seed {doc['seed']}")
+    played = doc["units_played"]
+    if doc["interrupted"]:
+        played = f"{played} of {doc['units_requested']} (interrupted)"
+    ax.set_title(f"opentrix arena, {played} duplicate {unit}s, {rules} rules, seed {doc['seed']}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def verdict_color(stat: dict[str, Any]) -> str:
+    """Green or red only where the interval leaves out zero; grey where it does not, or where there is
+    no interval at all (one deal, or deals that all came out the same, which say nothing yet)."""
+    mean, ci = stat["mean"], stat["ci95"]
+    if mean is None or not ci:
+        return "tab:gray"
+    return "tab:green" if mean - ci > 0 else "tab:red" if mean + ci < 0 else "tab:gray"
 
 
 def _plot_items(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

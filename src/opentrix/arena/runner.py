@@ -39,7 +39,12 @@ class ArenaRun:
     config: ArenaConfig
     results: list[UnitResult] = field(default_factory=list)
     interrupted: bool = False
+    terminated: bool = False  # stopped by SIGTERM (``Terminated``) rather than Ctrl-C
     elapsed_s: float = 0.0
+
+
+class Terminated(KeyboardInterrupt):
+    """Raised by a SIGTERM handler to stop a run as Ctrl-C does, keeping what was measured."""
 
 
 def _quiet_worker() -> None:
@@ -71,8 +76,9 @@ def run(config: ArenaConfig, progress: Callable[[int, int], None] | None = None)
             out.results.append(res)
             if progress is not None:
                 progress(len(out.results), config.units)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         out.interrupted = True
+        out.terminated = isinstance(e, Terminated)
     out.results.sort(key=lambda r: r.index)
     out.elapsed_s = time.perf_counter() - t0
     return out

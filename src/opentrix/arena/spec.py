@@ -46,6 +46,25 @@ class BotSpec:
         return bot
 
 
+def settings(spec: BotSpec) -> dict[str, Any]:
+    """Every option the bot runs with, defaults included, as the arena builds it (a timed search gets
+    no time budget unless given one): what a JSON result needs to say which bot it measured."""
+    bot = spec.build("settings")
+    params = inspect.signature(type(bot)).parameters.values()
+    out: dict[str, Any] = {}
+    for p in params:
+        if p.name == "seed" or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            continue
+        # as given, else as the bot holds it (``novice`` is basic with its own ``mistakes``; the arena
+        # takes a timed search's budget away), else the constructor's default
+        value = spec.options.get(p.name, getattr(bot, p.name, p.default))
+        if value is inspect.Parameter.empty:
+            continue
+        out[p.name] = value if isinstance(value, bool | int | float | str | None) else repr(value)
+    extra = {k: v for k, v in spec.options.items() if k not in out}  # passed on (cheat-from's to strong)
+    return out | extra
+
+
 def _spelled(value: Any) -> str:
     """An option's value as the command line writes it (``false``, ``none``), for labels and messages."""
     if isinstance(value, bool):
@@ -128,4 +147,4 @@ def parse_spec(text: str) -> BotSpec:
     return spec
 
 
-__all__ = ["BOTS", "LEVELS", "BotSpec", "SpecError", "arena_bot_names", "parse_spec"]
+__all__ = ["BOTS", "LEVELS", "BotSpec", "SpecError", "arena_bot_names", "parse_spec", "settings"]

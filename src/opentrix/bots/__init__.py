@@ -56,8 +56,18 @@ def option_names(name: str) -> set[str]:
 
 
 def make_bot(name: str, seed: int | str | None = None, **options: Any) -> Bot:
-    """Build a bot by name; an unknown name is a ValueError listing the known ones."""
-    return _factory(name)(seed=seed, **options)
+    """Build a bot by name; an unknown name or option is a ValueError listing the known ones."""
+    factory = _factory(name)
+    takes = option_names(name)
+    for key in options:
+        if key not in takes and not _takes_any(factory):
+            raise ValueError(f"unknown option {key!r} for {name} (its options: {', '.join(sorted(takes)) or 'none'})")
+    return factory(seed=seed, **options)
+
+
+def _takes_any(factory: BotFactory) -> bool:
+    target = factory.func if isinstance(factory, partial) else factory
+    return any(p.kind == p.VAR_KEYWORD for p in inspect.signature(target).parameters.values())
 
 
 def _factory(name: str) -> BotFactory:

@@ -7,6 +7,7 @@ through ``act_full``; its ordinary ``act`` refuses, so it cannot sit at a table 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -75,6 +76,10 @@ class HindsightBot(CheatBot):
         super().__init__(seed, endgame=strong.get("endgame", 0), lookahead=strong.get("lookahead", 0))
         if not 1 <= trick <= 14:
             raise ValueError(f"trick must be between 1 and 14, not {trick!r}")
+        takes = sorted(inspect.signature(StrongBot).parameters.keys() - {"seed"})
+        for key in strong:
+            if key not in takes:
+                raise ValueError(f"unknown option {key!r} for cheat-from (its options: trick, {', '.join(takes)})")
         self.trick = trick
         self.reader = StrongBot(seed, **{"budget_ms": None, **strong})  # any other option is strong's
 

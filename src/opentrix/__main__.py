@@ -1,0 +1,5 @@
+"""``python -m opentrix``: the ``opentrix`` command, for environments without its script on PATH."""
+
+from opentrix.cli import main
+
+main()
