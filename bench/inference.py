@@ -77,7 +77,7 @@ def results_for(
         t0 = time.perf_counter()
         got = _play(config, units, label)
         for r in got:
-            have[r.index] = {"diff": r.diff, "contract": r.contract, "ms": r.candidate_ms}
+            have[r.index] = {"diff": r.diff, "contract": r.contract, "ms": list(r.candidate_ms)}
         print(f"{label}: played {len(units)} deals in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         cache.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({str(k): v for k, v in sorted(have.items())}))

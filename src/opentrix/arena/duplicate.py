@@ -9,6 +9,8 @@ the match instead, which is the one thing no table bot ever receives.
 from __future__ import annotations
 
 import time
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import actions as A
@@ -41,8 +43,9 @@ class UnitResult:
     king: int
     scores: list[tuple[int, ...]]
     thrown_in: int = 0
-    candidate_ms: list[float] = field(default_factory=list)
-    baseline_ms: list[float] = field(default_factory=list)
+    # move times as compact arrays (8 bytes a move, not a float object and a pointer): a run keeps them all
+    candidate_ms: Sequence[float] = field(default_factory=lambda: array("d"))
+    baseline_ms: Sequence[float] = field(default_factory=lambda: array("d"))
 
     @property
     def diff(self) -> float:
@@ -114,4 +117,4 @@ def play_unit(unit: Unit) -> UnitResult:
             scores.append(tuple(deal.scores))
         else:
             scores.append(tuple(match.totals))
-    return UnitResult(unit.index, unit.contract, king, scores, thrown, cand_ms, base_ms)
+    return UnitResult(unit.index, unit.contract, king, scores, thrown, array("d", cand_ms), array("d", base_ms))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -57,8 +58,8 @@ def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract
         for r in res
     ]
     doc["time_per_move"] = {
-        "candidate": timing([t for r in res for t in r.candidate_ms]),
-        "baseline": timing([t for r in res for t in r.baseline_ms]),
+        "candidate": timing(array("d", (t for r in res for t in r.candidate_ms))),
+        "baseline": timing(array("d", (t for r in res for t in r.baseline_ms))),
     }
     return doc
 
