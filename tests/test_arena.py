@@ -433,3 +433,19 @@ def test_the_chart_colours_only_what_an_interval_decides() -> None:
     assert verdict_color({"n": 9, "mean": 5.0, "ci95": 2.0}) == "tab:green"
     assert verdict_color({"n": 9, "mean": -5.0, "ci95": 2.0}) == "tab:red"
     assert verdict_color({"n": 9, "mean": 1.0, "ci95": 2.0}) == "tab:gray"
+
+
+def test_cli_changes_options_of_the_preset_as_a_record_would(tmp_path: Path) -> None:
+    js = tmp_path / "r.json"
+    args = ("--bots", "basic,random", "--deals", "2", "--rules", "online", "--json", str(js))
+    code, out = invoke(*args, "--rule", "partnership=true", "--rule", "kingdoms=1")
+    assert code == 0, out
+    assert "online with kingdoms=1, partnership=true" in out
+    assert json.loads(js.read_text())["rules"] == {"preset": "online", "kingdoms": 1, "partnership": True}
+    for bad, says in [
+        ("partnership=maybe", "option 'partnership' must be true or false"),
+        ("nonsense=1", "unknown option"),
+        ("partnership", "write OPTION=VALUE"),
+    ]:
+        code, out = invoke(*args, "--rule", bad)
+        assert code == 2 and says in " ".join(out.replace("│", "").split()), out

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from ..contracts import Contract
-from ..rules import PRESETS, Rules
+from ..rules import PRESETS, Rules, RulesError
 
 MAX_UNITS = 10_000_000  # a thousand deals of `strong` take the better part of an hour: more is a slip
 MAX_JOBS = 256
@@ -108,6 +108,14 @@ def arena(
     seed: Annotated[int, typer.Option(help="seed of the deals and of the bots")] = 1,
     jobs: Annotated[int, typer.Option(min=1, max=MAX_JOBS, help="worker processes (at most one per deal is used)")] = 1,
     rules: Annotated[str, typer.Option(help="rules preset: " + ", ".join(PRESETS))] = "classic",
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule",
+            metavar="OPTION=VALUE",
+            help="change one option of the preset, as a record's rules would (repeatable), e.g. partnership=true",
+        ),
+    ] = None,
     contracts: Annotated[
         list[str] | None,
         typer.Option(help="only these contracts, comma separated, e.g. ltoosh,queens (deal mode; may be repeated)"),
@@ -130,7 +138,7 @@ def arena(
     Also the time per move. Ctrl-C stops the run and reports what was measured.
     """
     from .report import plot as draw
-    from .report import rows, summary, timing_line
+    from .report import rows, rules_label, summary, timing_line
     from .runner import ArenaConfig, run
     from .spec import SpecError, parse_spec
 
@@ -143,7 +151,7 @@ def arena(
         raise typer.BadParameter(str(e), param_hint="--bots") from None
     if rules not in PRESETS:
         raise typer.BadParameter(f"unknown preset {rules!r} (known: {', '.join(PRESETS)})", param_hint="--rules")
-    the_rules = Rules.preset(rules)
+    the_rules = _rules(rules, rule or [])
     chosen: list[Contract] | None = None
     if contracts is not None:
         allowed = [c.id for c in the_rules.contracts]
@@ -221,9 +229,8 @@ def arena(
     if result.interrupted:
         how = "stopped (SIGTERM)" if result.terminated else "interrupted"
         out.print(f"[yellow]{how}: {len(result.results)} of {deals} {unit} measured[/]")
-    table = Table(
-        title=f"{candidate.label} minus {baseline.label}, points per {unit[:-1]}\n({doc['rules']} rules, seed {seed})"
-    )
+    where = f"{rules_label(doc['rules'])}, seed {seed}"
+    table = Table(title=f"{candidate.label} minus {baseline.label}, points per {unit[:-1]}\n({where})")
     table.add_column("kingdom" if kingdom else "contract")
     table.add_column(unit, justify="right")
     table.add_column(f"difference {pm} 95% CI", justify="right")
@@ -235,6 +242,27 @@ def arena(
     out.print(f"elapsed {doc['elapsed_s']:.1f} s")
     if result.interrupted:
         raise typer.Exit(143 if result.terminated else 130)
+
+
+def _rules(preset: str, changes: list[str]) -> Rules:
+    """The preset with each ``OPTION=VALUE`` applied, read as a record's rules object (the value as JSON,
+    else as text), so the errors are the record's: an unknown option, a value of the wrong kind."""
+    options: dict[str, Any] = {"preset": preset}
+    for change in changes:
+        key, eq, text = change.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise typer.BadParameter(f"write OPTION=VALUE, e.g. partnership=true, not {change!r}", param_hint="--rule")
+        if key in options:
+            raise typer.BadParameter(f"{key} is given twice", param_hint="--rule")
+        try:
+            options[key] = json.loads(text)
+        except ValueError:
+            options[key] = text.strip()
+    try:
+        return Rules.from_json(options)
+    except RulesError as e:
+        raise typer.BadParameter(str(e), param_hint="--rule") from None
 
 
 def _can_encode(console: Any, text: str) -> bool:

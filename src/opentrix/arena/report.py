@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
@@ -112,7 +113,7 @@ def plot(doc: dict[str, Any], path: Path) -> None:
     ax.set_ylim(-0.6, len(items) - 0.4)  # room above the top row and below the bottom one
     unit = "kingdom" if doc["mode"] == "kingdom" else "deal"
     ax.set_xlabel(f"{doc['candidate']} minus {doc['baseline']}: points per {unit} (95% CI)")
-    rules = doc["rules"] if isinstance(doc["rules"], str) else "custom"
+    rules = rules_label(doc["rules"])
     played = doc["units_played"]
     if doc["interrupted"]:
         played = f"{played} of {doc['units_requested']} (interrupted)"
@@ -120,6 +121,14 @@ def plot(doc: dict[str, Any], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def rules_label(rules: str | dict[str, Any]) -> str:
+    """``classic``, or ``online with kingdoms=1, partnership=true`` for a preset with changed options."""
+    if isinstance(rules, str):
+        return rules
+    changed = ", ".join(f"{k}={json.dumps(v)}" for k, v in rules.items() if k != "preset")
+    return f"{rules['preset']} with {changed}"
 
 
 def verdict_color(stat: dict[str, Any]) -> str:
