@@ -253,6 +253,8 @@ def _rules(preset: str, changes: list[str]) -> Rules:
         key = key.strip()
         if not eq or not key:
             raise typer.BadParameter(f"write OPTION=VALUE, e.g. partnership=true, not {change!r}", param_hint="--rule")
+        if key == "preset":
+            raise typer.BadParameter("the preset is chosen with --rules, e.g. --rules online", param_hint="--rule")
         if key in options:
             raise typer.BadParameter(f"{key} is given twice", param_hint="--rule")
         try:

@@ -49,6 +49,9 @@ class Terminated(KeyboardInterrupt):
 
 def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # the parent's SIGTERM handler (``Terminated``) is inherited by the fork: a worker must simply end
+    # when the pool is terminated, not raise into the pool's loop and print a traceback
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _results(config: ArenaConfig, units: Iterator[Unit]) -> Iterator[UnitResult]:

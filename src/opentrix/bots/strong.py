@@ -35,7 +35,8 @@ _BASELINES: dict[Rules, dict[int, tuple[float, float]]] = {}
 def baselines(rules: Rules, deals: int = 240) -> dict[int, tuple[float, float]]:
     """Per contract: what the king and what another seat score on average (rules-of-thumb self-play).
 
-    In partnership play a seat's score is its team's, as the search values it (``_value``). Computed
+    In partnership play a seat's score is its team's, as the search values it (``_value``): the king's
+    team, and the other team. Computed
     once per rules and process, from fixed deals, so every bot agrees on it.
     """
     hit = _BASELINES.get(rules)
@@ -47,8 +48,10 @@ def baselines(rules: Rules, deals: int = 240) -> dict[int, tuple[float, float]]:
         for i in range(deals):
             d = Deal(rules, 0, c, deal_hands("opentrix-baselines", i))
             sc = rollout(d)
-            if rules.partnership:
-                sc = (sc[0] + sc[2], sc[1] + sc[3], sc[2] + sc[0], sc[3] + sc[1])
+            if rules.partnership:  # the king's team, and the other team (the king's partner shares his)
+                king += sc[0] + sc[2]
+                other += sc[1] + sc[3]
+                continue
             king += sc[0]
             other += (sc[1] + sc[2] + sc[3]) / 3
         out[int(c)] = (king / deals, other / deals)
@@ -303,7 +306,8 @@ class StrongBot(Bot):
     def _claim(self, know: Knowledge, legal: Sequence[Action], draw: Callable[[], list[int]]) -> tuple[Action, str]:
         rules = know.rules
         king_share, other_share = baselines(rules)[know.contract]
-        share = king_share if know.seat == know.king else other_share
+        kings_side = know.seat == know.king or (rules.partnership and know.seat == know.king ^ 2)
+        share = king_share if kings_side else other_share
 
         def simulate() -> Callable[[Action], float]:
             d = Deal(rules, know.king, know.contract, draw())
