@@ -461,3 +461,10 @@ def test_cli_changes_options_of_the_preset_as_a_record_would(tmp_path: Path) -> 
     ]:
         code, out = invoke(*args, "--rule", bad)
         assert code == 2 and says in " ".join(out.replace("│", "").split()), out
+
+
+def test_cheat_from_settings_include_its_readers() -> None:
+    from opentrix.arena.spec import settings
+
+    got = settings(parse_spec("cheat-from:trick=5:samples=30"))
+    assert got["trick"] == 5 and got["samples"] == 30 and got["chains"] == 8 and got["budget_ms"] is None

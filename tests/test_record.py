@@ -82,6 +82,14 @@ def test_a_card_is_written_without_spaces(where: str, text: str) -> None:
     assert "without spaces" in out["error"]["message"]
 
 
+@pytest.mark.parametrize("text", ["5\ufe0fC", "5C\ufe0f", "\ufe0f5C"])
+def test_an_emoji_selector_is_read_only_after_a_suit_symbol(text: str) -> None:
+    data = example("classic-full-match")
+    data["deals"][0]["plays"][0] = text
+    out = verify(data)
+    assert not out["ok"] and (out["error"]["deal"], out["error"]["play"]) == (0, 0), out
+
+
 def test_a_record_stopped_before_the_first_deal_is_valid() -> None:
     """The record format: a record may stop anywhere, so also before its first deal (nothing scored)."""
     data = example("classic-full-match")

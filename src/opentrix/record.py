@@ -348,8 +348,12 @@ _CONTRACTS = {c.id: c for c in Contract}  # a record names its contract by id, e
 def _card(text: object) -> int:
     """A record's card: the forms the format allows (``10D``, suit symbols, any letter case), and no
     white space around it, which the format does not allow and a writer never puts there."""
-    if isinstance(text, str) and text != text.strip():
-        raise ValueError(f"not a card: {brief(text)} (a card is written without spaces, e.g. 'QS')")
+    if isinstance(text, str):
+        if text != text.strip():
+            raise ValueError(f"not a card: {brief(text)} (a card is written without spaces, e.g. 'QS')")
+        for i, ch in enumerate(text):  # a phone's emoji selector belongs after a suit symbol, nowhere else
+            if ch in "\ufe0e\ufe0f" and (i == 0 or text[i - 1] not in "♠♥♦♣♤♡♢♧"):
+                raise ValueError(f"not a card: {brief(text)} (expected rank then suit, e.g. 'QS' or 'Q♠')")
     return parse_card(text)
 
 

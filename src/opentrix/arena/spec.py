@@ -61,8 +61,10 @@ def settings(spec: BotSpec) -> dict[str, Any]:
         if value is inspect.Parameter.empty:
             continue
         out[p.name] = value if isinstance(value, bool | int | float | str | None) else repr(value)
-    extra = {k: v for k, v in spec.options.items() if k not in out}  # passed on (cheat-from's to strong)
-    return out | extra
+    if getattr(bot, "reader", None) is not None:  # cheat-from: its own options, then its strong reader's
+        passed = {k: v for k, v in spec.options.items() if k not in out}
+        return settings(BotSpec("strong", passed)) | out
+    return out
 
 
 def _spelled(value: Any) -> str:
