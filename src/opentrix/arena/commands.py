@@ -167,7 +167,8 @@ def arena(
                 continue
             if name not in allowed:
                 raise typer.BadParameter(
-                    f"unknown contract {name!r} for {rules} (known: {', '.join(allowed)})", param_hint="--contracts"
+                    f"unknown contract {name!r} for these rules (known: {', '.join(allowed)})",
+                    param_hint="--contracts",
                 )
             if Contract.parse(name) in chosen:  # it would be played twice as often as the others
                 raise typer.BadParameter(f"{name} is named twice", param_hint="--contracts")
