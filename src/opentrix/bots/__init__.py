@@ -59,9 +59,10 @@ def make_bot(name: str, seed: int | str | None = None, **options: Any) -> Bot:
     """Build a bot by name; an unknown name or option is a ValueError listing the known ones."""
     factory = _factory(name)
     takes = option_names(name)
-    for key in options:
-        if key not in takes and not _takes_any(factory):
-            raise ValueError(f"unknown option {key!r} for {name} (its options: {', '.join(sorted(takes)) or 'none'})")
+    unknown = [key for key in options if key not in takes]
+    if unknown and not _takes_any(factory):
+        key = unknown[0]
+        raise ValueError(f"unknown option {key!r} for {name} (its options: {', '.join(sorted(takes)) or 'none'})")
     return factory(seed=seed, **options)
 
 

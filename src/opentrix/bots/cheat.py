@@ -7,7 +7,6 @@ through ``act_full``; its ordinary ``act`` refuses, so it cannot sit at a table 
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +14,7 @@ from ..actions import Action
 from ..deal import Phase
 from ..match import Match
 from ..view import View, view
+from . import option_names
 from .knowledge import Knowledge
 from .strong import StrongBot
 
@@ -76,7 +76,7 @@ class HindsightBot(CheatBot):
         super().__init__(seed, endgame=strong.get("endgame", 0), lookahead=strong.get("lookahead", 0))
         if not 1 <= trick <= 14:
             raise ValueError(f"trick must be between 1 and 14, not {trick!r}")
-        takes = sorted(inspect.signature(StrongBot).parameters.keys() - {"seed"})
+        takes = sorted(option_names("strong"))
         for key in strong:
             if key not in takes:
                 raise ValueError(f"unknown option {key!r} for cheat-from (its options: trick, {', '.join(takes)})")

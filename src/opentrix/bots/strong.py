@@ -36,8 +36,8 @@ def baselines(rules: Rules, deals: int = 240) -> dict[int, tuple[float, float]]:
     """Per contract: what the king and what another seat score on average (rules-of-thumb self-play).
 
     In partnership play a seat's score is its team's, as the search values it (``_value``): the king's
-    team, and the other team. Computed
-    once per rules and process, from fixed deals, so every bot agrees on it.
+    team, and the other team. Computed once per rules and process, from fixed deals, so every bot
+    agrees on it.
     """
     hit = _BASELINES.get(rules)
     if hit is not None:
