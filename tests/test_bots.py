@@ -809,3 +809,63 @@ def test_a_seat_asked_in_sequential_doubling_is_dealt_a_doublable_card_in_every_
         assert all(h[s] & QUEEN_MASK for h in draws for s in asked), f"seed q{seed}"
         checked += 1
     assert checked >= 3
+
+
+def _partner_wins_position(preset: str, double_queen: bool) -> Match:
+    """Queens in partnership: seat 0 leads A♣, seat 1 follows, seat 2 (seat 0's partner) is void."""
+    spec = {0: "7H AC", 1: "3C", 2: "QD 2S 3S 4S 5S 6S 7S 8S 9S TS JS 3D AD"}
+    m = Match(Rules.preset(preset).with_options(partnership=True), build_hands(spec))
+    m.apply(A.choose("queens"))
+    while m.phase in (Phase.CLAIM, Phase.DOUBLE):
+        if m.phase == Phase.CLAIM:
+            m.apply(A.NO_CLAIM)
+        else:
+            m.apply(A.double("QD") if double_queen and m.turn == 2 else A.NO_DOUBLE)
+    for p in ("AC", "3C"):
+        m.apply(A.parse(p))
+    assert m.turn == 2
+    return m
+
+
+@pytest.mark.parametrize("double_queen", [False, True])
+def test_no_penalty_card_is_dumped_on_the_partners_trick(double_queen: bool) -> None:
+    m = _partner_wins_position("denexa", double_queen)
+    assert basic_choice(m)[0] != parse_card("QD")  # the partner would pay for it
+    alone = Match(Rules.preset("denexa"), m.deals[-1].dealt)  # the same cards, every seat for itself
+    alone.apply(A.choose("queens"))
+    while alone.phase in (Phase.CLAIM, Phase.DOUBLE):
+        if alone.phase == Phase.CLAIM:
+            alone.apply(A.NO_CLAIM)
+        else:
+            alone.apply(A.double("QD") if double_queen and alone.turn == 2 else A.NO_DOUBLE)
+    for p in ("AC", "3C"):
+        alone.apply(A.parse(p))
+    assert basic_choice(alone)[0] == parse_card("QD")  # on an opponent's trick it goes
+
+
+def test_the_rules_of_thumb_double_the_same_cards_everywhere() -> None:
+    """One answer (``policy.doubles``) behind basic, the rollouts and the reading of others' answers."""
+    import random
+
+    from opentrix.bots.policy import doubles, wants_double
+    from opentrix.deal import DOUBLABLE_IN, deal_hands
+
+    rules = Rules.preset("denexa")
+    for i in range(200):
+        hands = deal_hands(random.Random(i))
+        for contract in (Contract.KING_OF_HEARTS, Contract.QUEENS):
+            for hand in hands:
+                offered = hand & DOUBLABLE_IN[int(contract)]
+                want = doubles(rules, int(contract), hand, offered)
+                assert want == sum(1 << c for c in cards_of(offered) if wants_double(rules, int(contract), hand, c))
+
+
+def test_the_posteriors_defaults_are_the_strong_bots() -> None:
+    import inspect
+
+    from opentrix.bots.knowledge import Posterior
+
+    bot = inspect.signature(StrongBot).parameters
+    for name, p in inspect.signature(Posterior).parameters.items():
+        if p.default is not inspect.Parameter.empty:
+            assert bot[name].default == p.default, name

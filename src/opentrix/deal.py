@@ -129,6 +129,25 @@ def check_hands(hands: Sequence[int]) -> Hands:
     return (int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3]))
 
 
+def trick_legal(hand: int, lead: int, ban: bool, discard_king: bool) -> int:
+    """The cards of ``hand`` that may go on a trick whose first card is ``lead`` (-1: leading it).
+
+    Follow suit when you can; void, the K♥ must go first where ``discard_king`` (the rule, in a
+    contract that counts it) says so; leading, no heart under ``ban`` while another suit is left.
+    Bots replaying what others did on guessed hands ask the same question, so it lives here once.
+    """
+    if lead >= 0:
+        follow = hand & SUIT_MASKS[lead // 13]
+        if follow:
+            return follow
+        if discard_king and hand & KING_OF_HEARTS:
+            return KING_OF_HEARTS
+        return hand
+    if ban and hand & ~HEARTS:
+        return hand & ~HEARTS
+    return hand
+
+
 def can_claim_redeal(hand: int, contract: Contract | int) -> bool:
     """Whether a hand qualifies for a throw-in in this contract (rules options aside)."""
     if contract == _KOH:
@@ -298,18 +317,7 @@ class Deal:
         if self.contract == _TRIX:
             return hand & self.playable
         trick = self.trick
-        if trick:
-            follow = hand & SUIT_MASKS[trick[0] // 13]
-            if follow:
-                return follow
-            if self._discard_king and hand & KING_OF_HEARTS:
-                return KING_OF_HEARTS
-            return hand
-        if self._ban:
-            other = hand & ~HEARTS
-            if other:
-                return other
-        return hand
+        return trick_legal(hand, trick[0] if trick else -1, self._ban, self._discard_king)
 
     def legal_actions(self) -> list[int]:
         """The actions of the seat to act, ascending; card play is inlined (the hot path of every search)."""

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .. import actions as A
 from ..actions import Action
-from ..cards import card_symbol
+from ..cards import card_symbol, cards_of
 from ..contracts import Contract
 from ..deal import Phase
 from ..view import View
@@ -17,11 +17,12 @@ from .policy import (
     FULL,
     contract_scores,
     costs_for,
+    doubles,
+    partner_wins,
     place_trix,
     play_trick_card,
     trick_winner_card,
     wants_claim,
-    wants_double,
 )
 
 
@@ -70,8 +71,11 @@ def decide(view: View, legal: Sequence[Action]) -> tuple[Action, str]:
         return A.NO_CLAIM, "the hand is playable"
     if phase == Phase.DOUBLE:
         assert view.contract is not None
-        offered = sorted({c for a in legal if A.is_double(a) for c in A.doubled_cards(a)})
-        safe = [c for c in offered if wants_double(view.rules, int(view.contract), hand, c)]
+        offered = 0
+        for a in legal:
+            if A.is_double(a):
+                offered |= A.doubled_mask(a)
+        safe = cards_of(doubles(view.rules, int(view.contract), hand, offered))
         if safe:
             names = " and ".join(card_symbol(c) for c in safe)
             return A.double(safe), f"{names} {'is' if len(safe) == 1 else 'are'} well guarded: doubling is safe"
@@ -93,14 +97,16 @@ def decide(view: View, legal: Sequence[Action]) -> tuple[Action, str]:
     k = costs_for(view.rules, int(view.contract), doubled, mine)
     trick = [c for _, c in view.trick]
     card = play_trick_card(k, hand, legal_mask, trick, gone | sum(1 << c for c in trick))
-    return card, _trick_reason(card, trick, k.pen, k.gift)
+    return card, _trick_reason(card, trick, k.pen, k.gift, partner_wins(k, trick))
 
 
-def _trick_reason(card: int, trick: list[int], pen: int, gift: int) -> str:
+def _trick_reason(card: int, trick: list[int], pen: int, gift: int, partner: bool = False) -> str:
     sym = card_symbol(card)
     if not trick:
         return f"lead {sym}: the lead least likely to win a costly trick"
     if card // 13 != trick[0] // 13:
+        if partner:
+            return f"void while the partner wins this trick: discard {sym}, nothing our team would pay for"
         if gift >> card & 1:
             return f"void: give away the doubled {sym} on someone else's trick"
         if pen >> card & 1:

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from .. import actions as A
 from ..cards import HEARTS, JACKS, KING_OF_HEARTS, QUEENS, SUIT_MASKS, cards_of
 from ..contracts import Contract
-from ..deal import Deal
+from ..deal import Deal, trick_legal
 from ..rules import Rules
 from ..view import View
-from .policy import BELOW, FULL, costs_for, place_trix, play_trick_card, wants_double
+from .policy import BELOW, FULL, costs_for, doubles, place_trix, play_trick_card
 from .simulate import drive_prelude
 
 _KOH = Contract.KING_OF_HEARTS
@@ -366,11 +366,7 @@ class Fit:
         answer = know.answers.get(seat)
         if answer is not None and self.doublable:
             dealt = hand | know.played[seat]
-            want = 0
-            for c in cards_of(dealt & self.doublable):
-                if wants_double(know.rules, know.contract, dealt, c):
-                    want |= 1 << c
-            if want != answer:
+            if doubles(know.rules, know.contract, dealt, dealt & self.doublable) != answer:
                 n += 1
             if self.sequential and not dealt & self.doublable:
                 n += 3  # it was asked, so it held a doublable card
@@ -388,10 +384,9 @@ class Fit:
         for i, d in enumerate(self.by_seat[seat]):
             h = hand | d.later
             trick = d.trick
-            if trick:
+            if trick and was is not None:
                 suit = SUIT_MASKS[trick[0] // 13]
-                legal = h & suit
-                if legal and was is not None and not changed & suit:
+                if h & suit and not changed & suit:
                     if was[i]:
                         n += 1
                         if n >= stop:
@@ -399,12 +394,7 @@ class Fit:
                     if out is not None:
                         out.append(was[i])
                     continue
-                if not legal:
-                    legal = KING_OF_HEARTS if self.discard_king and h & KING_OF_HEARTS else h
-            elif self.ban and h & ~HEARTS:
-                legal = h & ~HEARTS
-            else:
-                legal = h
+            legal = trick_legal(h, trick[0] if trick else -1, self.ban, self.discard_king)
             missed = bool(legal & (legal - 1)) and play_trick_card(k, h, legal, list(trick), d.gone) != d.card
             if out is not None:
                 out.append(missed)
@@ -432,11 +422,11 @@ class Posterior:
         self,
         know: Knowledge,
         rng: random.Random,
-        eps: float = 0.05,
-        thin: int = 6,
-        burn: int = 60,
+        eps: float = 0.0001,
+        thin: int = 20,
+        burn: int = 300,
         trust: float = 0.9,
-        chains: int = 1,
+        chains: int = 8,
     ) -> None:
         self.know = know
         self.rng = rng

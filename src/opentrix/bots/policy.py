@@ -39,10 +39,11 @@ class Costs:
 
     ``value[c]`` is the positive penalty for capturing ``c`` (doubled cards of others count twice),
     ``trick`` the price of any trick (Ltoosh), ``gift`` the seat's own doubled cards (others taking one
-    pays the seat), ``future`` a rough price of winning a later trick, used to weigh dangerous cards.
+    pays the seat), ``future`` a rough price of winning a later trick, used to weigh dangerous cards;
+    ``team`` is partnership play, where what the partner takes costs the seat too.
     """
 
-    __slots__ = ("contract", "future", "gift", "pen", "trick", "value")
+    __slots__ = ("contract", "future", "gift", "pen", "team", "trick", "value")
 
     def __init__(self, rules: Rules, contract: int, doubled: int, mine: int) -> None:
         pts = rules.points
@@ -72,6 +73,7 @@ class Costs:
             _LTOOSH: 15.0,
         }.get(contract, 40.0)
         self.future = future
+        self.team = rules.partnership
 
     def of(self, cards: int) -> int:
         """The price of capturing this set of cards in one trick."""
@@ -101,6 +103,11 @@ def trick_winner_card(trick: list[int]) -> int:
     return best
 
 
+def partner_wins(k: Costs, trick: list[int]) -> bool:
+    """In partnership play, the partner's card (two before ours) is the one winning the trick so far."""
+    return k.team and len(trick) >= 2 and trick_winner_card(trick) == trick[-2]
+
+
 def play_trick_card(k: Costs, hand: int, legal: int, trick: list[int], gone: int) -> int:
     """The rule-of-thumb card: duck under the trick, shed high cards safely, dump penalties when void."""
     if not legal & (legal - 1):
@@ -121,6 +128,8 @@ def play_trick_card(k: Costs, hand: int, legal: int, trick: list[int], gone: int
                 return high(safe)  # the trick is ours anyway: shed the biggest harmless card
             return _cheapest(k, legal)
         return low(pool)  # someone behind may still overtake
+    if partner_wins(k, trick):
+        return _discard_to_partner(k, hand, legal, unseen)
     return _discard(k, hand, legal, unseen)
 
 
@@ -160,6 +169,21 @@ def _discard(k: Costs, hand: int, legal: int, unseen: int) -> int:
             if c > q and unseen >> q & 1:
                 s += 8.0  # an ace or king over an unseen queen
         s += 0.5 / (hand & suit).bit_count()  # towards a void, to dump later
+        if s > best_s:
+            best, best_s = c, s
+    return best
+
+
+def _discard_to_partner(k: Costs, hand: int, legal: int, unseen: int) -> int:
+    """Void while the partner wins the trick: what lands on it the team pays, so keep penalties back.
+
+    Even one's own doubled card is no gift here: the partner taking it pays twice (or, with
+    ``partner_capture="as_other"``, the team still pays twice and gains once).
+    """
+    best = -1
+    best_s = -1e9
+    for c in cards_of(legal):
+        s = -k.value[c] + k.future * danger(c, unseen) + 0.5 / (hand & SUIT_MASKS[c // 13]).bit_count()
         if s > best_s:
             best, best_s = c, s
     return best
@@ -272,6 +296,15 @@ def wants_double(rules: Rules, contract: int, hand: int, card: int) -> bool:
     above_mine = suit & ABOVE[card]
     ok = n >= 4 and small >= 2 and lows >= 3 and not above_mine
     return ok and (not strict or n >= 5)
+
+
+def doubles(rules: Rules, contract: int, hand: int, offered: int) -> int:
+    """The cards of ``offered`` (the seat's doublable cards) that the rules of thumb double: its answer."""
+    want = 0
+    for card in cards_of(offered):
+        if wants_double(rules, contract, hand, card):
+            want |= 1 << card
+    return want
 
 
 def wants_claim(contract: int, hand: int) -> bool:

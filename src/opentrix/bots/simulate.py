@@ -6,7 +6,7 @@ from .. import actions as A
 from ..cards import DIAMONDS, KING_OF_HEARTS, QUEENS, cards_of
 from ..contracts import Contract
 from ..deal import DOUBLABLE_IN, Deal, Phase, score_deal
-from .policy import FULL, Costs, costs_for, place_trix, play_trick_card, wants_double
+from .policy import FULL, Costs, costs_for, doubles, place_trix, play_trick_card
 
 _PLAY = int(Phase.PLAY)
 _DOUBLE = int(Phase.DOUBLE)
@@ -34,10 +34,7 @@ def drive_prelude(deal: Deal, doubled: int | None = None) -> None:
         hand = deal.hands[deal.turn]
         mine = hand & allowed
         if doubled is None:
-            want = 0
-            for card in cards_of(mine):
-                if wants_double(deal.rules, deal.contract, hand, card):
-                    want |= 1 << card
+            want = doubles(deal.rules, deal.contract, hand, mine)
         else:
             want = mine & doubled
         deal.apply(A.double_mask(want))  # one answer per seat: every card it doubles

@@ -22,7 +22,7 @@ from ..rules import Rules
 from ..view import View
 from .base import Bot
 from .knowledge import Fit, Knowledge, Posterior
-from .policy import BELOW, FULL, costs_for, play_trick_card, wants_double
+from .policy import BELOW, FULL, costs_for, doubles, play_trick_card
 from .simulate import rollout, seat_costs, to_turn
 
 _TRIX = int(Contract.TRIX)
@@ -349,10 +349,7 @@ class StrongBot(Bot):
                     elif t in shown_by or (sequential and answered(t)):
                         want = shown_by.get(t, 0)  # its answer is known
                     else:
-                        want = 0
-                        for card in cards_of(mine):
-                            if wants_double(rules, d.contract, d.hands[t], card):
-                                want |= 1 << card
+                        want = doubles(rules, d.contract, d.hands[t], mine)
                     d.apply(A.double_mask(want & mine))
                 return self._value(know, rollout(d))
 
