@@ -85,6 +85,24 @@ def test_kingdom_mode_plays_five_contracts() -> None:
     assert doc["mode"] == "kingdom" and doc["overall"]["n"] == 1 and "as_king" in doc
 
 
+def test_kingdom_mode_records_the_order_each_king_chose() -> None:
+    cfg = ArenaConfig(parse_spec("basic"), parse_spec("random"), CLASSIC, units=3, seed=2, kingdom=True)
+    doc = summary(run(cfg))
+    every = sorted(c.id for c in CLASSIC.contracts)
+    for u in doc["units"]:
+        assert len(u["orders"]) == 4 and all(sorted(o) == every for o in u["orders"])
+        assert u["king"] in range(4)
+    order = doc["contract_order"]
+    for who, replays in (
+        ("candidate", [u["orders"][u["king"]] for u in doc["units"]]),
+        ("baseline", [o for u in doc["units"] for r, o in enumerate(u["orders"]) if r != u["king"]]),
+    ):
+        assert sorted(order[who]) == every
+        for c in every:  # the mean turn, 1 = first, from the orders themselves
+            assert order[who][c] == pytest.approx(sum(o.index(c) + 1 for o in replays) / len(replays), abs=0.005)
+        assert list(order[who].values()) == sorted(order[who].values())  # earliest first
+
+
 def test_interrupt_keeps_what_was_measured() -> None:
     cfg = ArenaConfig(parse_spec("basic"), parse_spec("random"), CLASSIC, units=10, seed=1)
 
@@ -308,6 +326,7 @@ def test_json_figures_follow_from_its_units(tmp_path: Path) -> None:
     doc = json.loads(js.read_text())
     kings = [u["king_diff"] for u in doc["units"]]
     assert (doc["as_king"]["mean"], doc["as_king"]["ci95"]) == pytest.approx(_recompute(kings), rel=1e-6)
+    assert "candidate as king, mean turn chosen:" in out and "baseline as king" in out
 
 
 def test_spec_rejects_a_search_that_never_stops() -> None:

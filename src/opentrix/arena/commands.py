@@ -137,8 +137,8 @@ def arena(
 
     Also the time per move. Ctrl-C stops the run and reports what was measured.
     """
+    from .report import order_line, rows, rules_label, summary, timing_line
     from .report import plot as draw
-    from .report import rows, rules_label, summary, timing_line
     from .runner import ArenaConfig, run
     from .spec import SpecError, parse_spec
 
@@ -238,6 +238,10 @@ def arena(
     for what, n, diff in rows(doc):
         table.add_row(what, n, diff if pm == "±" else diff.replace("±", pm).replace("—", "-"))
     out.print(table)
+    for who in ("candidate", "baseline"):
+        line = order_line(doc, who)
+        if line is not None:
+            out.print(line)
     out.print(timing_line(doc, "candidate"))
     out.print(timing_line(doc, "baseline"))
     out.print(f"elapsed {doc['elapsed_s']:.1f} s")

@@ -46,6 +46,8 @@ class UnitResult:
     # move times as compact arrays (8 bytes a move, not a float object and a pointer): a run keeps them all
     candidate_ms: Sequence[float] = field(default_factory=lambda: array("d"))
     baseline_ms: Sequence[float] = field(default_factory=lambda: array("d"))
+    # kingdom mode: per replay, the contracts in the order its king chose them (thrown-in deals left out)
+    orders: list[tuple[int, ...]] = field(default_factory=list)
 
     @property
     def diff(self) -> float:
@@ -80,6 +82,7 @@ def play_unit(unit: Unit) -> UnitResult:
     base_ms: list[float] = []
     king = -1
     thrown = 0
+    orders: list[tuple[int, ...]] = []
     for r in range(4):
         bots = [
             (unit.candidate if s == r else unit.baseline).build(bot_seed(unit.seed, unit.index, s)) for s in range(4)
@@ -117,4 +120,7 @@ def play_unit(unit: Unit) -> UnitResult:
             scores.append(tuple(deal.scores))
         else:
             scores.append(tuple(match.totals))
-    return UnitResult(unit.index, unit.contract, king, scores, thrown, array("d", cand_ms), array("d", base_ms))
+            orders.append(tuple(int(d.contract) for d in match.summaries if d.thrown_in is None))
+    return UnitResult(
+        unit.index, unit.contract, king, scores, thrown, array("d", cand_ms), array("d", base_ms), orders
+    )

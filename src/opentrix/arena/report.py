@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..contracts import Contract
+from .duplicate import UnitResult
 from .runner import ArenaRun
 from .spec import settings
 from .stats import mean_ci, timing
@@ -43,6 +44,7 @@ def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract
         doc["metric"] = "candidate mean score per kingdom minus the baseline's, over the four seats (95% CI)"
         doc["overall"] = mean_ci([r.diff for r in res])
         doc["as_king"] = mean_ci([r.king_diff for r in res])
+        doc["contract_order"] = contract_order(res)
     else:
         per: dict[str, Any] = {}
         for c in sorted({r.contract for r in res if r.contract is not None}):
@@ -55,7 +57,7 @@ def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract
         doc["thrown_in"] = sum(r.thrown_in for r in res)
     doc["units"] = [
         {"index": r.index, "contract": Contract(r.contract).id if r.contract is not None else None, "diff": r.diff}
-        | ({"king_diff": r.king_diff} if cfg.kingdom else {})
+        | ({"king_diff": r.king_diff, "king": r.king, "orders": _orders(r)} if cfg.kingdom else {})
         for r in res
     ]
     doc["time_per_move"] = {
@@ -63,6 +65,35 @@ def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract
         "baseline": timing(array("d", (t for r in res for t in r.baseline_ms))),
     }
     return doc
+
+
+def _orders(r: UnitResult) -> list[list[str]]:
+    return [[Contract(c).id for c in order] for order in r.orders]
+
+
+def contract_order(res: Sequence[UnitResult]) -> dict[str, dict[str, float]]:
+    """Kingdom mode: for the candidate as king and the baseline as king, each contract's mean turn
+    (1 = chosen first), earliest first: what the contract choice does, beside what it scores."""
+    turns: dict[str, dict[int, list[int]]] = {"candidate": {}, "baseline": {}}
+    for r in res:
+        for replay, order in enumerate(r.orders):
+            who = "candidate" if replay == r.king else "baseline"
+            for turn, c in enumerate(order, 1):
+                turns[who].setdefault(c, []).append(turn)
+    out: dict[str, dict[str, float]] = {}
+    for who, by in turns.items():
+        means = {Contract(c).id: round(sum(t) / len(t), 2) for c, t in by.items()}
+        out[who] = dict(sorted(means.items(), key=lambda kv: (kv[1], kv[0])))
+    return out
+
+
+def order_line(doc: dict[str, Any], who: str) -> str | None:
+    """``candidate as king, mean turn chosen: Trix 1.9, Queens 2.4, ...`` (kingdom mode), else None."""
+    order = doc.get("contract_order", {}).get(who)
+    if not order:
+        return None
+    turns = ", ".join(f"{Contract.parse(c).title} {t:.1f}" for c, t in order.items())
+    return f"{who} as king, mean turn chosen: {turns}"
 
 
 def _fmt(stat: dict[str, Any]) -> str:
