@@ -363,6 +363,42 @@ def test_cli_reports_a_chart_matplotlib_fails_to_draw(tmp_path: Path, monkeypatc
     assert json.loads(js.read_text())["units_played"] == 2  # the JSON was written all the same
 
 
+def test_cli_ctrl_c_while_drawing_still_prints_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawing takes a second or two after a long run: Ctrl-C there leaves the JSON, the table and the
+    chart an earlier run drew, and exits 130."""
+    import opentrix.arena.report as report
+
+    real = report.plot
+
+    def interrupted(doc: dict[str, object], path: Path) -> None:
+        def stop(*args: object, **kwargs: object) -> None:
+            raise KeyboardInterrupt
+
+        import matplotlib.figure
+
+        monkeypatch.setattr(matplotlib.figure.Figure, "savefig", stop)
+        real(doc, path)  # type: ignore[arg-type]
+
+    js, png = tmp_path / "r.json", tmp_path / "r.png"
+    png.write_bytes(b"an earlier chart")
+    monkeypatch.setattr(report, "plot", interrupted)
+    code, out = invoke("--bots", "basic,random", "--deals", "2", "--json", str(js), "--plot", str(png))
+    assert code == 130 and "interrupted while drawing" in out and "overall" in out, out
+    assert json.loads(js.read_text())["units_played"] == 2
+    assert png.read_bytes() == b"an earlier chart" and sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "r.png"]
+
+
+def test_a_chart_drawn_through_a_link_lands_in_its_target(tmp_path: Path) -> None:
+    target = tmp_path / "charts" / "real.png"
+    target.parent.mkdir()
+    link = tmp_path / "r.png"
+    link.symlink_to(target)
+    code, out = invoke("--bots", "basic,random", "--deals", "2", "--plot", str(link))
+    assert code == 0, out
+    assert link.is_symlink() and target.read_bytes().startswith(b"\x89PNG")
+    assert sorted(p.name for p in target.parent.iterdir()) == ["real.png"]
+
+
 @pytest.mark.skipif(shutil.which("xelatex") is not None, reason="LaTeX is installed: pgf can be drawn")
 def test_cli_finds_out_a_chart_format_cannot_be_drawn_here_before_the_run(tmp_path: Path) -> None:
     js = tmp_path / "r.json"

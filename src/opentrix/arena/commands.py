@@ -220,9 +220,14 @@ def arena(
             sys.stdout.flush()
         else:
             _write(json_out, lambda p: p.write_text(text + "\n"))
+    undrawn = False
     if plot is not None:
         if doc["overall"]["n"]:
-            _write(plot, lambda p: draw(doc, p))
+            try:
+                _write(plot, lambda p: draw(doc, p))
+            except KeyboardInterrupt:  # drawing takes a second or two: the table below must still come
+                typer.echo(f"opentrix: interrupted while drawing, so no chart written to {plot}", err=True)
+                undrawn = True
         else:
             typer.echo(f"opentrix: nothing measured, so no chart drawn to {plot}", err=True)
     out = Console(file=sys.stderr) if json_out is not None and str(json_out) == "-" else Console()
@@ -247,6 +252,8 @@ def arena(
     out.print(f"elapsed {doc['elapsed_s']:.1f} s")
     if result.interrupted:
         raise typer.Exit(143 if result.terminated else 130)
+    if undrawn:
+        raise typer.Exit(130)
 
 
 def _rules(preset: str, changes: list[str]) -> Rules:

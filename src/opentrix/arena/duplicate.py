@@ -121,6 +121,4 @@ def play_unit(unit: Unit) -> UnitResult:
         else:
             scores.append(tuple(match.totals))
             orders.append(tuple(int(d.contract) for d in match.summaries if d.thrown_in is None))
-    return UnitResult(
-        unit.index, unit.contract, king, scores, thrown, array("d", cand_ms), array("d", base_ms), orders
-    )
+    return UnitResult(unit.index, unit.contract, king, scores, thrown, array("d", cand_ms), array("d", base_ms), orders)

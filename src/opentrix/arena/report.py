@@ -150,8 +150,21 @@ def plot(doc: dict[str, Any], path: Path) -> None:
         played = f"{played} of {doc['units_requested']} (interrupted)"
     ax.set_title(f"opentrix arena, {played} duplicate {unit}s, {rules} rules, seed {doc['seed']}")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    # drawn beside the file and then put in its place, so an interrupted or failed drawing leaves no
+    # half-written chart (nor destroys the one an earlier run left)
+    target = path.resolve()  # through a link, as writing the path itself would go
+    part = target.with_name(f".{target.name}.part")
+    fmt = path.suffix[1:].lower() or None
+    try:
+        try:
+            fig.savefig(part, dpi=110, format=fmt)
+        except PermissionError:  # a folder we may not add to, holding a chart we may overwrite
+            fig.savefig(path, dpi=110, format=fmt)
+        else:
+            part.replace(target)
+    finally:
+        plt.close(fig)
+        part.unlink(missing_ok=True)
 
 
 def rules_label(rules: str | dict[str, Any]) -> str:
