@@ -811,10 +811,10 @@ def test_a_seat_asked_in_sequential_doubling_is_dealt_a_doublable_card_in_every_
     assert checked >= 3
 
 
-def _partner_wins_position(preset: str, double_queen: bool) -> Match:
-    """Queens in partnership: seat 0 leads A♣, seat 1 follows, seat 2 (seat 0's partner) is void."""
+def _void_on_seat_zeros_trick(partnership: bool, double_queen: bool) -> Match:
+    """Queens: seat 0 leads A♣, seat 1 follows, seat 2 (seat 0's partner when in partnership) is void."""
     spec = {0: "7H AC", 1: "3C", 2: "QD 2S 3S 4S 5S 6S 7S 8S 9S TS JS 3D AD"}
-    m = Match(Rules.preset(preset).with_options(partnership=True), build_hands(spec))
+    m = Match(Rules.preset("denexa").with_options(partnership=partnership), build_hands(spec))
     m.apply(A.choose("queens"))
     while m.phase in (Phase.CLAIM, Phase.DOUBLE):
         if m.phase == Phase.CLAIM:
@@ -829,18 +829,10 @@ def _partner_wins_position(preset: str, double_queen: bool) -> Match:
 
 @pytest.mark.parametrize("double_queen", [False, True])
 def test_no_penalty_card_is_dumped_on_the_partners_trick(double_queen: bool) -> None:
-    m = _partner_wins_position("denexa", double_queen)
-    assert basic_choice(m)[0] != parse_card("QD")  # the partner would pay for it
-    alone = Match(Rules.preset("denexa"), m.deals[-1].dealt)  # the same cards, every seat for itself
-    alone.apply(A.choose("queens"))
-    while alone.phase in (Phase.CLAIM, Phase.DOUBLE):
-        if alone.phase == Phase.CLAIM:
-            alone.apply(A.NO_CLAIM)
-        else:
-            alone.apply(A.double("QD") if double_queen and alone.turn == 2 else A.NO_DOUBLE)
-    for p in ("AC", "3C"):
-        alone.apply(A.parse(p))
-    assert basic_choice(alone)[0] == parse_card("QD")  # on an opponent's trick it goes
+    card, reason = basic_choice(_void_on_seat_zeros_trick(True, double_queen))
+    assert card != parse_card("QD") and "partner" in reason  # the partner would pay for it
+    # the same cards, every seat for itself: on an opponent's trick the queen goes
+    assert basic_choice(_void_on_seat_zeros_trick(False, double_queen))[0] == parse_card("QD")
 
 
 def test_the_rules_of_thumb_double_the_same_cards_everywhere() -> None:
