@@ -149,3 +149,45 @@ def test_a_deal_thrown_in_before_the_learner_acts_does_not_end_the_episode_in_re
     while not (done or truncated):
         obs, _, done, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert truncated and env.match.deals[-1].scores is not None
+
+
+def test_opponents_may_be_bots_already_built_for_self_play() -> None:
+    from opentrix.bots import BasicBot, make_bot
+
+    mine = [BasicBot(seed=1), make_bot("random"), BasicBot(seed=2)]
+    env = TrixGymEnv(mode="deal", seat=1, opponents=mine)
+    assert [env.bots[s] for s in (0, 2, 3)] == mine and env.opponent_names == ["basic", "random", "basic"]
+    total, _, _ = _run(env, seed=4)
+    again, _, _ = _run(TrixGymEnv(mode="deal", seat=1, opponents=[BasicBot(), make_bot("random"), BasicBot()]), 4)
+    assert total == again  # reset() reseeds them: the episode depends on its seed only
+    with pytest.raises(ValueError, match="cannot take two seats"):
+        TrixGymEnv(opponents=[mine[0], mine[0], "basic"])
+    with pytest.raises(ValueError, match="takes no options"):
+        TrixGymEnv(opponents=[mine[0], "basic", "strong"], opponent_options=[{"samples": 2}, {}, {}])
+    from opentrix.bots.cheat import CheatBot
+
+    with pytest.raises(ValueError, match="arena only"):
+        TrixGymEnv(opponents=["basic", CheatBot(), "basic"])
+    with pytest.raises(ValueError, match=r"a bot name or an opentrix\.bots\.Bot"):
+        TrixGymEnv(opponents=["basic", 3, "basic"])  # type: ignore[list-item]
+
+
+def test_action_masks_and_the_info_of_a_finished_deal() -> None:
+    env = TrixGymEnv(mode="deal", contract="queens", opponents="basic")
+    obs, info = env.reset(seed=2)
+    assert "deal_scores" not in info
+    rng = np.random.default_rng(2)
+    done = False
+    while not done:
+        assert (env.action_masks() == obs["action_mask"].astype(bool)).all()
+        obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert info["contract"] == "queens" and info["deal_scores"] == env.match.deals[-1].scores
+    assert not env.action_masks().any()  # the episode is over
+
+
+def test_in_partnership_the_learner_is_paid_its_teams_score() -> None:
+    env = TrixGymEnv(rules={"preset": "online", "partnership": True, "kingdoms": 1}, seat=np.int64(2))
+    assert env.seat == 2 and type(env.seat) is int
+    total, info, _ = _run(env, seed=3)
+    teams = env.match.team_totals()
+    assert total == teams[0] and info["team_totals"] == (teams[0], teams[1], teams[0], teams[1])

@@ -350,3 +350,17 @@ def test_resampled_deals_keep_the_7h_with_the_king() -> None:
             assert other.information_state_tensor(p) == state.information_state_tensor(p)
             drawn += 1
     assert drawn == 120
+
+
+def test_in_partnership_returns_are_team_scores() -> None:
+    import json
+
+    rules = json.dumps({"preset": "classic", "partnership": True})  # no doubling: a fixed total
+    game = pyspiel.load_game(SHORT_NAME, {"rules": rules, "contract": "queens"})
+    state = _random_game(game, np.random.RandomState(4))
+    scores = state.match.deals[-1].scores
+    team = [scores[s] + scores[s ^ 2] for s in range(4)]
+    assert state.returns() == [float(t) for t in team]
+    adv = pyspiel.load_game(SHORT_NAME, {"rules": rules, "contract": "queens", "returns": "advantage"})
+    state = _random_game(adv, np.random.RandomState(4))
+    assert sum(state.returns()) == pytest.approx(0.0)  # each team against half the contract's total

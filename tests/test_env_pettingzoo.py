@@ -274,3 +274,70 @@ def test_every_agent_sees_each_finished_deals_info_at_its_next_turn() -> None:
             finished += 1
             waiting = {a: summaries[-1].scores for a in env.agents}
     assert finished >= 20
+
+
+def test_an_illegal_action_is_named_in_info_for_every_agent() -> None:
+    """PettingZoo's wrapper marks every agent terminated and truncated, and -100 is also an ordinary
+    deal score: ``info`` says what ended the episode."""
+    env = trix_v0.env(mode="match")
+    env.reset(seed=4)
+    agent = env.agent_selection
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    for a in env.possible_agents:
+        assert env.infos[a]["illegal_agent"] == agent
+        assert ("illegal_action" in env.infos[a]) == (a == agent)
+    assert "legal actions:" in env.infos[agent]["illegal_action"]
+    env.reset(seed=4)  # a new episode starts clean
+    assert all(not info for info in env.infos.values())
+
+
+def test_in_partnership_each_seat_is_paid_its_teams_score() -> None:
+    env = trix_v0.raw_env(rules='{"preset": "online", "partnership": true}', mode="match")  # rules JSON text
+    env.reset(seed=3)
+    got = _play(env, random.Random(3))
+    teams = env.match.team_totals()
+    assert env.match.is_over and env.rules.partnership
+    assert [got[a] for a in env.possible_agents] == [float(teams[s & 1]) for s in range(4)]
+
+
+def test_settings_take_numpy_integers_and_refuse_bad_rules_json() -> None:
+    env = trix_v0.raw_env(max_deals=np.int64(2))
+    assert env.max_deals == 2 and type(env.max_deals) is int
+    with pytest.raises(ValueError, match="max_deals is a number of deals from 1"):
+        trix_v0.raw_env(max_deals=np.bool_(True))
+    with pytest.raises(ValueError, match="rules: not valid JSON"):
+        trix_v0.raw_env(rules='{"preset": "online",}')
+
+
+def test_every_observation_lies_in_the_space_even_with_outsized_points() -> None:
+    rules = Rules.from_json({"preset": "classic", "points": {"king_of_hearts": -30000}, "kingdoms": 1})
+    env = trix_v0.raw_env(rules=rules, mode="match")
+    env.reset(seed=1)
+    space = env.observation_space("player_0")
+    rng = random.Random(1)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        assert space.contains(obs)
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+
+
+def test_a_tiebreak_kingdoms_deals_are_flagged_as_tiebreak() -> None:
+    import dataclasses
+
+    from opentrix.deal import Phase
+
+    rules = Rules.preset("classic", tiebreak="extra_kingdom", kingdoms=1)
+    m = Match(rules, seed=1)
+    v = view(m, 0)
+    flag = LAYOUT["tiebreak"].start
+    assert encode(v, Knowledge())[flag] == 0
+    during = dataclasses.replace(v, kingdom=1)  # the kingdom after the rules' last: a tiebreak kingdom
+    assert encode(during, Knowledge())[flag] == 1
+    ended = dataclasses.replace(v, kingdom=1, phase=Phase.MATCH_OVER)  # a regular last kingdom is done
+    assert encode(ended, Knowledge())[flag] == 0
+    assert encode(dataclasses.replace(ended, kingdom=2), Knowledge())[flag] == 1

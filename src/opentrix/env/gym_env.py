@@ -27,7 +27,8 @@ from ..match import Match
 from ..view import view
 from .knowledge import Knowledge
 from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, action_mask, encode
-from .trix_v0 import _rules_of, illegal_action_error, is_action_id
+from .rewards import seat_rewards
+from .trix_v0 import _count, _rules_of, illegal_action_error, is_action_id
 
 _DEAL_OVER = int(Phase.DEAL_OVER)
 _MATCH_OVER = int(Phase.MATCH_OVER)
@@ -36,17 +37,19 @@ _CHOOSE = int(Phase.CHOOSE_CONTRACT)
 Obs = dict[str, np.ndarray]
 
 
-def _options_per_opponent(names: list[str], given: Any) -> list[dict[str, Any]]:
+def _options_per_opponent(names: list[str | Bot], given: Any) -> list[dict[str, Any]]:
     """Each opponent's options: one dict for all three (each bot takes the options it knows; one no
     bot takes is an error), or a list of three dicts, one per opponent. A searching bot's time budget
-    is off unless given, so that an episode depends on its seed only, not on the machine's speed."""
+    is off unless given, so that an episode depends on its seed only, not on the machine's speed.
+    An opponent given as a ``Bot`` is used as it is, so it takes none."""
     if given is None:
         given = {}
-    takes = [option_names(n) for n in names]
+    takes = [option_names(n) if isinstance(n, str) else set() for n in names]
     if isinstance(given, dict):
         unknown = [k for k in given if not any(k in t for t in takes)]
         if unknown:
-            raise ValueError(f"no opponent ({', '.join(names)}) takes the option {unknown[0]!r}")
+            shown = ", ".join(n if isinstance(n, str) else repr(n) for n in names)
+            raise ValueError(f"no opponent ({shown}) takes the option {unknown[0]!r}")
         chosen = [{k: v for k, v in given.items() if k in t} for t in takes]
     elif (
         isinstance(given, Sequence)
@@ -55,6 +58,9 @@ def _options_per_opponent(names: list[str], given: Any) -> list[dict[str, Any]]:
         and all(isinstance(o, dict) for o in given)
     ):
         chosen = [dict(o) for o in given]
+        for n, o in zip(names, chosen, strict=True):
+            if o and not isinstance(n, str):
+                raise ValueError(f"{n!r} is a bot already built: it takes no options ({', '.join(o)})")
     else:
         raise ValueError("opponent_options is one dict for all opponents or a list of three dicts, one each")
     for t, options in zip(takes, chosen, strict=True):
@@ -63,8 +69,16 @@ def _options_per_opponent(names: list[str], given: Any) -> list[dict[str, Any]]:
     return chosen
 
 
+def _opponent(spec: str | Bot, seat: int, options: dict[str, Any]) -> Bot:
+    """A bot by name (``make_bot``), or a ``Bot`` given as it is (a frozen copy of the learner, say)."""
+    bot = make_bot(spec, seed=seat, **options) if isinstance(spec, str) else spec
+    if getattr(bot, "sees_all", False):
+        raise ValueError(f"{bot.name} sees every hand: it plays in the arena only, never against a learner")
+    return bot
+
+
 class TrixGymEnv(gym.Env[Obs, int]):
-    """One learner seat against three bots chosen by name (``opentrix.bots.make_bot``)."""
+    """One learner seat against three bots, by name (``opentrix.bots.make_bot``) or as ``Bot`` objects."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  (Gymnasium declares it per instance)
 
@@ -74,7 +88,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
         mode: str = "match",
         contract: Contract | str | None = None,
         seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Bot | Sequence[str | Bot] = "random",
         opponent_options: dict[str, Any] | Sequence[dict[str, Any]] | None = None,
         illegal: str = "penalty",
         illegal_reward: float = -100.0,
@@ -83,10 +97,9 @@ class TrixGymEnv(gym.Env[Obs, int]):
     ) -> None:
         if mode not in ("match", "deal"):
             raise ValueError(f"mode must be 'match' or 'deal', not {mode!r}")
-        if max_deals is not None and (type(max_deals) is not int or max_deals < 1):
-            raise ValueError(f"max_deals is a number of deals from 1, or None, not {max_deals!r}")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-            raise ValueError(f"seat must be 0 to 3, not {seat!r}")
+        if max_deals is not None:
+            max_deals = _count(max_deals, "max_deals is a number of deals from 1, or None", 1)
+        seat = _count(seat, "seat must be 0 to 3", 0, 3)
         if illegal not in ("penalty", "raise"):
             raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -101,15 +114,22 @@ class TrixGymEnv(gym.Env[Obs, int]):
         if self.contract is not None and self.contract not in self.rules.contracts:
             raise ValueError(f"{self.contract.id} is not a contract of these rules")  # not first at reset()
         self.seat = seat
-        names = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
+        if isinstance(opponents, Bot):
+            raise ValueError("give three opponents, not one Bot (one bot cannot hold three seats' memories)")
+        names: list[str | Bot] = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
         if len(names) != 3:
             raise ValueError(f"give one opponent name or three, not {len(names)}")
+        for n in names:
+            if not isinstance(n, str | Bot):
+                raise ValueError(f"an opponent is a bot name or an opentrix.bots.Bot, not {n!r}")
+        if len({id(n) for n in names if not isinstance(n, str)}) < sum(not isinstance(n, str) for n in names):
+            raise ValueError("the same Bot object cannot take two seats: give each seat its own")
         per_seat = _options_per_opponent(names, opponent_options)
-        self.opponent_names = names
+        self.opponent_names = [n if isinstance(n, str) else n.name for n in names]
         self.bots: dict[int, Bot] = {}
         others = [s for s in range(4) if s != seat]
-        for s, name, options in zip(others, names, per_seat, strict=True):
-            self.bots[s] = make_bot(name, seed=s, **options)
+        for s, spec, options in zip(others, names, per_seat, strict=True):
+            self.bots[s] = _opponent(spec, s, options)
         # Deals dealt in an episode before it is cut short (truncated), as in the PettingZoo env:
         # Gymnasium's max_episode_steps counts the learner's decisions and so cuts deals in half.
         self.max_deals = max_deals
@@ -130,6 +150,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
         self._truncated = False
         self._acted = False
         self._started = False  # step() before the first reset() is told so
+        self._ended: dict[str, Any] = {}  # the last deal that ended during this step, for info
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
@@ -143,6 +164,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
         self._truncated = False
         self._acted = False
         self._started = True
+        self._ended = {}
         reward = self._advance()
         assert not self._done and reward == 0.0, "the learner always acts before its first deal ends"
         return self._obs_info()
@@ -151,6 +173,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
         if self._done:
             raise RuntimeError("the episode is over: call reset()" if self._started else "call reset() before step()")
         match = self.match
+        self._ended = {}
         if not is_action_id(action) or action not in match.legal_actions():
             error = illegal_action_error(match, action, f"seat {self.seat}")
             if self.illegal == "raise":
@@ -166,6 +189,11 @@ class TrixGymEnv(gym.Env[Obs, int]):
             reward += self._advance()
         obs, info = self._obs_info()
         return obs, reward, self._done and not self._truncated, self._truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now as booleans (what sb3-contrib's ``MaskablePPO`` asks for); all False
+        once the episode is over."""
+        return action_mask(view(self.match, self.seat)).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -201,6 +229,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
             return 0.0
         deal = match.deals[-1]
         assert deal.scores is not None
+        self._ended = {"deal_scores": deal.scores, "contract": Contract(deal.contract).id}
         if match.phase == _MATCH_OVER or (self.mode == "deal" and deal.thrown_in is None):
             self._done = True
         elif self.max_deals is not None and len(match.deals) >= self.max_deals and self._acted:
@@ -209,13 +238,16 @@ class TrixGymEnv(gym.Env[Obs, int]):
             self._done = self._truncated = True
         else:
             match.start_deal()
-        return float(deal.scores[self.seat])
+        return seat_rewards(self.rules, deal.scores)[self.seat]
 
     def _obs_info(self) -> tuple[Obs, dict[str, Any]]:
         v = view(self.match, self.seat)
         mask = action_mask(v)
         obs = {"observation": encode(v, self._knowledge), "action_mask": mask}
-        return obs, {"action_mask": mask, "totals": v.totals, "deal_number": v.deal_number}
+        info: dict[str, Any] = {"action_mask": mask, "totals": v.totals, "deal_number": v.deal_number}
+        if self.rules.partnership:
+            info["team_totals"] = tuple(v.totals[s] + v.totals[s ^ 2] for s in range(4))
+        return obs, info | self._ended
 
 
 __all__ = ["TrixGymEnv"]

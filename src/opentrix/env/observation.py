@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import actions as A
 from ..contracts import Contract
+from ..deal import Phase
 from ..view import View
 from .knowledge import Knowledge
 
@@ -49,7 +50,7 @@ _BIT_FIELDS: tuple[tuple[str, int], ...] = (
     ("voids", 16),  # relative seat * 4 + suit: suits each seat has shown it lacks
     ("doubled_by", 20),  # doublable card (K♥ Q♠ Q♥ Q♦ Q♣) * 4 + relative seat of its holder
     ("out", 16),  # Trix: relative seat * 4 + place in which it emptied its hand
-    ("tiebreak", 1),  # this deal is a tiebreak deal
+    ("tiebreak", 1),  # a tiebreak deal (extra King of Hearts) or a deal of a tiebreak kingdom
     ("kingdom", 4),  # kingdom number 0..3 (later tiebreak kingdoms count as 3)
 )
 _FLOAT_FIELDS: tuple[tuple[str, int], ...] = (
@@ -87,9 +88,18 @@ _TRIX = Contract.TRIX
 # Bounds for the observation Box: 0/1 for the bits, generous finite bounds for the numbers.
 OBS_LOW = np.zeros(OBS_SIZE, np.float32)
 OBS_HIGH = np.ones(OBS_SIZE, np.float32)
-OBS_LOW[LAYOUT["totals"]] = -100.0
-OBS_HIGH[LAYOUT["totals"]] = 100.0
-OBS_HIGH[LAYOUT["deal_number"]] = 100.0
+# Totals and the deal count have no bound the rules can promise (custom points, tiebreak kingdoms):
+# left open, so that every observation lies in the space.
+OBS_LOW[LAYOUT["totals"]] = -np.inf
+OBS_HIGH[LAYOUT["totals"]] = np.inf
+OBS_HIGH[LAYOUT["deal_number"]] = np.inf
+
+
+def _in_tiebreak_kingdom(v: View) -> bool:
+    """An ``extra_kingdom`` tiebreak is under way (the kingdom count passes the rules' only then; at
+    the match's end a regular last kingdom has also moved it on, by one)."""
+    k = v.rules.kingdoms
+    return v.kingdom > k or (v.kingdom == k and v.phase != Phase.MATCH_OVER)
 
 
 def encode(v: View, know: Knowledge, out: np.ndarray | None = None) -> np.ndarray:
@@ -140,7 +150,7 @@ def encode(v: View, know: Knowledge, out: np.ndarray | None = None) -> np.ndarra
     bits |= 1 << (_KING + ((v.king - seat) & 3))
     if v.turn is not None:
         bits |= 1 << (_TURN + ((v.turn - seat) & 3))
-    if v.tiebreak_deal:
+    if v.tiebreak_deal or _in_tiebreak_kingdom(v):
         bits |= 1 << _TIEBREAK
     bits |= 1 << (_KINGDOM + min(v.kingdom, 3))
     raw = np.frombuffer(bits.to_bytes(_NBYTES, "little"), np.uint8)

@@ -5,7 +5,8 @@ One game is one deal, played by the engine: chance deals the 52 cards one by one
 chance node); the king (holder of the 7♥) names the contract unless ``contract`` fixes it; then come
 the redeal answers, the doubling and the play. Returns are the deal's scores (divided by ``scale``;
 with ``returns="advantage"`` each seat's score minus a quarter of the contract's total, which makes
-the contract choice compare hands rather than contracts). A thrown-in deal ends the game at 0.
+the contract choice compare hands rather than contracts). In partnership play each seat is paid
+its team's score (and the advantage is over half the total). A thrown-in deal ends the game at 0.
 
 Information states and observations are built from ``opentrix.view.view`` only, and
 ``resample_from_infostate`` deals the unseen cards again consistently with it (``worlds.py``), so
@@ -35,6 +36,7 @@ from ..rules import Rules
 from ..view import View, view
 from .knowledge import Knowledge
 from .observation import DOUBLABLE_INDEX, LAYOUT, OBS_SIZE, encode
+from .rewards import seat_rewards
 from .worlds import contract_total, sample_world
 
 SHORT_NAME = "python_trix"
@@ -255,8 +257,10 @@ class TrixState(pyspiel.State):  # type: ignore[misc]
         if deal.scores is None or deal.thrown_in is not None:
             return [0.0, 0.0, 0.0, 0.0]
         shared = self._shared
-        base = contract_total(m.rules.points, Contract(deal.contract)) / 4 if shared.advantage else 0.0
-        return [(s - base) / shared.scale for s in deal.scores]
+        paid = seat_rewards(m.rules, deal.scores)  # in partnership, the team's score
+        share = 2 if m.rules.partnership else 4  # of the contract's total, for an average hand (team)
+        base = contract_total(m.rules.points, Contract(deal.contract)) / share if shared.advantage else 0.0
+        return [(s - base) / shared.scale for s in paid]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> TrixState:
         """Another state ``player_id`` cannot tell from this one: the unseen cards dealt again."""

@@ -15,6 +15,7 @@ The rules live in the engine: this module only translates between PettingZoo and
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, ClassVar, TypeGuard
 
@@ -32,6 +33,7 @@ from ..rules import Rules
 from ..view import View, view
 from .knowledge import Knowledge
 from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, action_mask, encode
+from .rewards import seat_rewards
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 _DEAL_OVER = int(Phase.DEAL_OVER)
@@ -83,11 +85,29 @@ def illegal_action_error(match: Match, action: object, who: str) -> IllegalActio
 
 
 def _rules_of(rules: Rules | str | dict[str, Any]) -> Rules:
+    """A ``Rules`` object, a preset name, or rules JSON as in the record format (a dict or its text)."""
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, str):
+        if rules.lstrip().startswith("{"):
+            try:
+                data = json.loads(rules)
+            except ValueError as e:
+                raise ValueError(f"rules: not valid JSON ({e})") from None
+            return Rules.from_json(data)
         return Rules.preset(rules)
     return Rules.from_json(rules)
+
+
+def _count(value: object, says: str, low: int, high: int | None = None) -> int:
+    """A whole number from ``low`` (to ``high``): an int or a NumPy integer, as configuration tools
+    hand them over, but not a bool; else ValueError ``"{says}, not {value!r}"``."""
+    if not isinstance(value, int | np.integer) or isinstance(value, bool | np.bool_):
+        raise ValueError(f"{says}, not {value!r}")
+    n = int(value)
+    if n < low or (high is not None and n > high):
+        raise ValueError(f"{says}, not {value!r}")
+    return n
 
 
 class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  # PettingZoo's naming
@@ -111,10 +131,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         super().__init__()
         if mode not in ("match", "deal"):
             raise ValueError(f"mode must be 'match' or 'deal', not {mode!r}")
-        if max_deals is not None and (type(max_deals) is not int or max_deals < 1):
-            raise ValueError(f"max_deals is a number of deals from 1, or None, not {max_deals!r}")
         # Deals dealt in an episode before it is cut short (truncated): rules whose tiebreak cannot
         # end (its points set to 0) would otherwise never end a match.
+        if max_deals is not None:
+            max_deals = _count(max_deals, "max_deals is a number of deals from 1, or None", 1)
         self.max_deals = max_deals
         self.rules = _rules_of(rules)
         self.mode = mode
@@ -230,8 +250,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         deal = match.deals[-1]
         assert deal.scores is not None
         self._paid = True
+        paid = seat_rewards(self.rules, deal.scores)
         for s in range(4):
-            self.rewards[AGENTS[s]] = float(deal.scores[s])
+            self.rewards[AGENTS[s]] = paid[s]
             self.infos[AGENTS[s]] = {"deal_scores": deal.scores, "contract": Contract(deal.contract).id}
         over = match.phase == _MATCH_OVER or (self.mode == "deal" and deal.thrown_in is None)
         if over:
@@ -254,6 +275,24 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         return "\n".join(lines)
 
 
+class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's ``TerminateIllegalWrapper``, which also says what happened: after an illegal
+    action every agent's ``info`` has ``illegal_agent`` (who made it) and the offender's also
+    ``illegal_action`` (why the engine refused it, and what was legal). The wrapper marks every agent
+    terminated *and* truncated; these keys tell that end from a real one without guessing from the
+    reward (-100 is also an ordinary deal score)."""
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        already = self._terminated
+        super().step(action)
+        if self._terminated and not already:  # this action was refused; the match never saw it
+            raw = self.unwrapped
+            why = str(illegal_action_error(raw.match, action, agent))
+            for a in raw.agents:
+                raw.infos[a] = {"illegal_agent": agent} | ({"illegal_action": why} if a == agent else {})
+
+
 class ActionIdWrapper(wrappers.BaseWrapper[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """Refuses what is not an action id (``True``, ``1.0``, ``"3"``) with the raw env's own error:
     PettingZoo's wrappers let ``True`` through (it is in a ``Discrete`` space) and then fail on it
@@ -270,11 +309,19 @@ def env(illegal_reward: float = -100.0, **kwargs: Any) -> AECEnv[str, dict[str, 
     costs its agent ``illegal_reward``; out-of-range actions, values that are not action ids and
     calls out of order are caught."""
     e: AECEnv[str, dict[str, np.ndarray], int] = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = TerminateIllegal(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = ActionIdWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
 
 
-__all__ = ["AGENTS", "ActionIdWrapper", "IllegalActionError", "env", "illegal_action_error", "raw_env"]
+__all__ = [
+    "AGENTS",
+    "ActionIdWrapper",
+    "IllegalActionError",
+    "TerminateIllegal",
+    "env",
+    "illegal_action_error",
+    "raw_env",
+]
