@@ -25,7 +25,7 @@ from opentrix.match import MAX_SEED, Match
 from opentrix.rules import Rules
 from opentrix.server.commands import browser_host
 from opentrix.server.protocol import BadMessage, parse_action, parse_message
-from test_server_kit import PG_URL, LiveServer, Player, live_server, unique_schema
+from test_server_kit import PG_URL, LiveServer, Player, ServeProcess, free_port, live_server, unique_schema
 
 
 @pytest.fixture(scope="module")
@@ -393,3 +393,29 @@ def test_play_refuses_a_seed_no_table_can_keep(seed: str, tmp_path: Path) -> Non
     if seed != "-1":
         assert str(MAX_SEED) in done.stderr, done.stderr
     assert not (tmp_path / "t.db").exists() and "Traceback" not in done.stderr
+
+
+def test_a_server_for_the_network_tells_invite_links_an_address_friends_can_reach(tmp_path: Path) -> None:
+    """``--host 0.0.0.0`` prints 127.0.0.1 for this machine's browser; invite links must not name it."""
+    port = free_port()
+    server = ServeProcess(str(tmp_path / "t.db"), port, "--host", "0.0.0.0", "--public-url", "http://192.0.2.9:81/")
+    try:
+        options = httpx.get(f"{server.base}/api/options", timeout=10).json()
+        assert options["invite"] == {"base": "http://192.0.2.9:81", "always": True}
+    finally:
+        out = server.stop()
+    assert "friends open http://192.0.2.9:81/" in out
+    for bad in ("ftp://x", "http://x/path", "192.0.2.9:81", "http://x:port"):
+        done = _opentrix("serve", "--public-url", bad, "--database", str(tmp_path / "t.db"))
+        assert done.returncode == 2 and "--public-url" in done.stderr and "Traceback" not in done.stderr, bad
+
+
+def test_the_network_address_is_found_without_sending_anything() -> None:
+    from opentrix.server.commands import lan_address, public_base
+
+    address = lan_address()
+    assert address is None or not address.startswith("127.")
+    base, given = public_base(None, "0.0.0.0", 8000)
+    assert given is False and base == (None if address is None else f"http://{address}:8000")
+    assert public_base(None, "127.0.0.1", 8000) == (None, False)  # this machine only: nobody else to invite
+    assert public_base("https://trix.example.org/", "127.0.0.1", 8000) == ("https://trix.example.org", True)

@@ -114,7 +114,17 @@ async def test_lobby_invite_and_start(server: LiveServer) -> None:
     assert r.status_code == 200 and r.json()["seat"] == 2
     r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Rana", "seat": 2}, timeout=10)
     assert r.status_code == 400 and "already taken" in r.json()["error"]
-    await watcher.until(lambda m: m["type"] == "update" and m["table"]["seats"][2]["kind"] == "human")
+    lobby_view = (await watcher.until(lambda m: m["type"] == "update" and m["table"]["seats"][2]["kind"] == "human"))[
+        "view"
+    ]
+    # Nobody sees the first deal before the start, nor whom it makes king: a host could otherwise
+    # make tables until he liked his hand.
+    host = await Player.join(server.ws_base, code, t["token"])
+    mine = (await host.until(lambda m: m["type"] == "update"))["view"]
+    assert mine["seat"] == 0 and mine["hand"] is None and mine["legal_actions"] == []
+    assert mine["king"] is None and mine["turn"] is None
+    assert lobby_view["seat"] is None and lobby_view["hand"] is None and lobby_view["king"] is None
+    await host.close()
     # The friend cannot start; the host can, and bots fill the empty seats.
     r = httpx.post(f"{server.base}/api/tables/{code}/start", json={"token": "x"}, timeout=10)
     assert r.status_code == 400

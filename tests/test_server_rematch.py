@@ -52,6 +52,12 @@ async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServe
     stored = server.info(t["id"])
     assert stored["stored"] is True and stored["rematch"] == {"code": msg["code"], "seat": 0}
     assert msg["token"] not in str(stored)
+    # Joining or starting it says the match is over, not that there is no such table.
+    for what, body in (("join", {"name": "Late"}), ("start", {"token": t["token"]})):
+        r = httpx.post(f"{server.base}/api/tables/{t['id']}/{what}", json=body, timeout=10)
+        assert r.status_code == 409 and "is over" in r.json()["error"], (what, r.text)
+    r = httpx.post(f"{server.base}/api/tables/ZZZZZZ/join", json={"name": "Late"}, timeout=10)
+    assert r.status_code == 404 and "no table" in r.json()["error"]
 
 
 async def test_friends_get_each_their_own_seat_at_the_rematch(server: LiveServer) -> None:
@@ -131,6 +137,8 @@ async def test_a_seat_a_bot_took_over_stays_a_bot(tmp_path: Any) -> None:
         msg = await told_rematch(lina)
         new = server.info(msg["code"])
         assert new["status"] == "playing" and new["seats"][1]["kind"] == "bot"
+        # at the level that stood in for him, not the one the host chose for the open seat he took
+        assert new["seats"][1]["level"] == server.settings.substitute_level != "easy"
         await lina.close()
 
 

@@ -1141,3 +1141,24 @@ def test_the_front_page_says_what_each_preset_plays(browser: Browser, server: Li
     page.click("#lang-toggle")
     assert not errors, errors
     page.context.close()
+
+
+def test_the_invite_link_names_the_address_friends_can_reach(browser: Browser, server: LiveServer) -> None:
+    """A host who opened the page on 127.0.0.1 (what ``opentrix serve --host 0.0.0.0`` prints for this
+    machine) must not send friends a 127.0.0.1 link: the server tells the page its network address."""
+    assert server.base.startswith("http://127.0.0.1:")
+    server.app.state.invite = {"base": "http://192.0.2.7:8765", "always": False}
+    errors: list[str] = []
+    host = new_page(browser, DESKTOP, errors)
+    try:
+        host.goto(f"{server.base}/?lang=en")
+        host.fill("#name", "Lina")
+        host.click("#create-invite")
+        host.wait_for_selector("[data-testid=lobby]")
+        host.wait_for_function(
+            "document.querySelector('#invite-link').textContent.startsWith('http://192.0.2.7:8765/t/')"
+        )
+        assert not errors, errors
+    finally:
+        server.app.state.invite = None
+        host.context.close()

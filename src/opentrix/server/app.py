@@ -202,9 +202,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, Any]:
         return {"ok": True, "tables": len(hub.tables)}
 
+    app.state.invite = None  # set by ``opentrix serve`` once it listens: {"base": URL, "always": bool}
+
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
-        return {"presets": list(PRESETS), "levels": table_levels()}
+        """The presets and bot levels, and the address invite links should name, where the server
+        knows a better one than the page's own (a page opened on 127.0.0.1 would invite nobody)."""
+        return {"presets": list(PRESETS), "levels": table_levels(), "invite": app.state.invite}
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
@@ -228,7 +232,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def join(code: str, request: Request) -> Response:
         table = await find(code, _address(request))
         if table is None:
-            return _bad(await hub.missing(code), 404)
+            return _bad(*await hub.missing(code))
         data = await _json_body(request, settings.max_body)
         name = data.get("name")
         if not isinstance(name, str):
@@ -244,7 +248,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def start(code: str, request: Request) -> Response:
         table = await find(code, _address(request))
         if table is None:
-            return _bad(await hub.missing(code), 404)
+            return _bad(*await hub.missing(code))
         token = (await _json_body(request, settings.max_body)).get("token")
         await table.call(lambda: table.begin(token if isinstance(token, str) else None))
         return JSONResponse({"ok": True})
@@ -323,8 +327,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.close(code=4429)
             return
         if table is None:
-            await ws.send_text(error_message(await hub.missing(code)))
-            await ws.close(code=4404)
+            await ws.send_text(error_message((await hub.missing(code))[0]))
+            await ws.close(code=4404)  # the page then shows the stored match, if there is one
             return
         conn = Connection(ws.send_text, ws.close)
         writer = asyncio.create_task(conn.pump())

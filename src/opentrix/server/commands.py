@@ -149,6 +149,54 @@ def _try_bind(host: str, port: int) -> int:
         raise _fail(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another --port") from None
 
 
+def lan_address() -> str | None:
+    """This machine's address on its local network (the one its default route leaves by), or None.
+
+    Connecting a UDP socket sends nothing: it only asks the system which interface it would use.
+    """
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            address = str(s.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def public_base(given: str | None, host: str, port: int) -> tuple[str | None, bool]:
+    """The address friends should open (``--public-url``, or this machine's network address when the
+    server listens on every interface), and whether it was given (then invite links always name it)."""
+    if given is not None:
+        return given.rstrip("/"), True
+    if host in ("0.0.0.0", "", "::"):
+        address = lan_address()
+        if address is not None:
+            return f"http://{address}:{port}", False
+    return None, False
+
+
+def check_public_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value)
+        _ = parts.port  # a port that is not a number is a ValueError
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.path in ("", "/")
+        ok = ok and not parts.query and not parts.fragment and not parts.username
+    except ValueError:
+        ok = False
+    if not ok:
+        raise typer.BadParameter(
+            f"give the address friends open, like http://192.168.1.20:8000 or https://trix.example.org, not {value!r}",
+            param_hint="--public-url",
+        )
+    return value
+
+
 def browser_host(host: str) -> str:
     """The address a browser on this machine opens for a server listening on ``host``."""
     if host in ("0.0.0.0", ""):
@@ -196,6 +244,13 @@ def serve(
             help="addresses of reverse proxies trusted to name the client in X-Forwarded-For (default 127.0.0.1)"
         ),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="the address friends open, for invite links (default with --host 0.0.0.0: this machine's"
+            " network address)"
+        ),
+    ] = None,
 ) -> None:
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
     require_server()
@@ -210,6 +265,7 @@ def serve(
         raise typer.BadParameter("the lease is 1 to 3600 seconds", param_hint="--lease")
     if not 0 < park_after < float("inf"):
         raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
+    public_url = check_public_url(public_url)
     url, _ = preflight(database, host, port)
     settings = Settings(
         database=database,
@@ -224,7 +280,8 @@ def serve(
         settings = settings.without_limits()
     typer.echo(f"opentrix: tables stored in {_where(url)}")
     _more_open_files()
-    server = uvicorn.Server(_uvicorn_config(settings, host, port, log_level.value, forwarded_allow_ips))
+    config = _uvicorn_config(settings, host, port, log_level.value, forwarded_allow_ips)
+    server = uvicorn.Server(config)
     _stop_on_hangup(server)
 
     async def main() -> None:
@@ -232,7 +289,14 @@ def serve(
         if not await _started(server, serving):
             raise typer.Exit(1)
         bound = server.servers[0].sockets[0].getsockname()[1]  # the port the system gave, for --port 0
+        base, given = public_base(public_url, host, bound)
+        if base is not None:
+            config.app.state.invite = {"base": base, "always": given}
         typer.echo(f"opentrix: open http://{browser_host(host)}:{bound}/ in a browser")
+        if base is not None:
+            typer.echo(f"opentrix: friends open {base}/ (invite links name it)")
+        elif host in ("127.0.0.1", "localhost", "::1"):
+            typer.echo("opentrix: only this machine can reach it; --host 0.0.0.0 lets friends on your network in")
         await serving
 
     with contextlib.suppress(KeyboardInterrupt):

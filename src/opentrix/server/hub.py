@@ -279,11 +279,15 @@ class Hub:
             row = await self.store.run(self.storage.wake, table_id.upper(), self.owner, self.settings.lease)
             return None if row is None else self._load(row)
 
-    async def missing(self, table_id: str) -> str:
-        """Why a table is not here: there is none, or another server on the same store plays it."""
-        if await self.stored(self.storage.status, table_id) in ("lobby", "playing"):
-            return f"table {table_id!r} is played by another opentrix server using this database"
-        return f"no table {table_id!r}"
+    async def missing(self, table_id: str) -> tuple[str, int]:
+        """Why a table is not here, and the HTTP status that says it: there is none (404), its match is
+        over and put away (409), or another server on the same store plays it (409)."""
+        status = await self.stored(self.storage.status, table_id)
+        if status in ("lobby", "playing"):
+            return f"table {table_id!r} is played by another opentrix server using this database", 409
+        if status == "finished":
+            return f"the match at table {table_id.upper()!r} is over; its record stays at /t/{table_id.upper()}", 409
+        return f"no table {table_id!r}", 404
 
     async def stored(self, read: Callable[[str], T], table_id: str) -> T | None:
         """``read`` from the store for table ``table_id``; None, without asking, for a code no stored table

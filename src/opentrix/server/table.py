@@ -552,6 +552,8 @@ class Table:
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Take an open seat in the lobby; returns the seat and its secret token."""
+        if self.status == "finished":
+            raise TableError("the match is over; you can look through it")
         if self.status != "lobby":
             raise TableError("the match has already started; you can watch it")
         free = [s.seat for s in self.seats if s.kind == "open"]
@@ -563,12 +565,15 @@ class Table:
             raise TableError(f"seat {seat} is already taken")
         token = new_token()
         state = self.seats[seat]
+        level = state.bot_level
+        # a player's row keeps the level of the bot that stands in for him (a rematch seats it if he left)
         state.kind, state.name, state.token_hash = "human", name, token_hash(token)
+        state.bot_level = self.settings.substitute_level
         state.gone_since = time.monotonic()
         try:
             await self.store.run(self.store.storage.update_seats, self.id, [state.row()])
         except Exception:
-            state.kind, state.name, state.token_hash = "open", "", None
+            state.kind, state.name, state.token_hash, state.bot_level = "open", "", None, level
             raise
         self._broadcast({"kind": "seats"})
         return seat, token
@@ -591,7 +596,7 @@ class Table:
         if self.seat_of_token(token) != self.host_seat:
             raise TableError("only the host can start the match")
         if self.status != "lobby":
-            raise TableError("the match has already started")
+            raise TableError("the match is over" if self.status == "finished" else "the match has already started")
         for s in self.seats:
             if s.kind == "open":
                 s.kind = "bot"
@@ -691,7 +696,7 @@ class Table:
                         s.gone_since = now
         conn.send(dumps({"type": "welcome", "table": self.id, "seat": seat, "epoch": self.epoch, "n": self.n}))
         oldest = self.events[0][0] if self.events else self.n + 1
-        view_json = views_json(self.match, [seat])[seat]
+        view_json = views_json(self.match, [seat], lobby=self.status == "lobby")[seat]
         if epoch == self.epoch and last is not None and oldest - 1 <= last <= self.n:
             missed = [self._event_for(e, seat) for n, e in self.events if n > last]
             conn.send(dumps({"type": "catchup", "from": last, "events": missed}))
@@ -806,7 +811,7 @@ class Table:
             return
         info = dumps(self._info())
         self._watching_sent = len(self.spectators)  # every update carries the count
-        texts = views_json(self.match, seats)
+        texts = views_json(self.match, seats, lobby=self.status == "lobby")
         for s in self.seats:
             if s.conns:
                 text = self._update(event, s.seat, info, texts[s.seat], resync=False)

@@ -23,10 +23,19 @@ def _dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
-def views_json(match: Match, seats: Iterable[int | None]) -> dict[int | None, str]:
-    """The JSON text of ``view(match, seat).to_dict()`` for each of ``seats`` (None: a spectator)."""
+# Before the match starts nobody sees the first deal, nor whom it makes king: a host could otherwise
+# open tables until he liked his hand (the cards are dealt when the table is made, from its seed).
+LOBBY_HIDDEN: dict[str, object] = {"hand": None, "legal_actions": [], "king": None, "turn": None}
+
+
+def views_json(match: Match, seats: Iterable[int | None], lobby: bool = False) -> dict[int | None, str]:
+    """The JSON text of ``view(match, seat).to_dict()`` for each of ``seats`` (None: a spectator);
+    ``lobby``: the spectator's view with the first deal's king and turn hidden too, for everyone."""
     wanted = set(seats)
     public = view(match, None).to_dict()
+    if lobby:
+        public |= LOBBY_HIDDEN
+        return {seat: _dumps({**public, "seat": seat}) for seat in wanted}
     out: dict[int | None, str] = {}
     if None in wanted:
         out[None] = _dumps(public)

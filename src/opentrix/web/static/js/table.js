@@ -22,8 +22,17 @@ export function mountTable(root, code) {
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
     finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
-    rematchAsked: false, rules: null,
+    rematchAsked: false, rules: null, invite: null,
   };
+  // Where invite links point: the page's own address, unless the server knows a better one (the host
+  // opened the page on 127.0.0.1, which no friend can reach, or named a public address).
+  api("/api/options").then((o) => { st.invite = o.invite || null; if (st.info && st.info.status === "lobby") render(); }).catch(() => {});
+
+  function inviteLink() {
+    const local = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(location.hostname);
+    const base = st.invite && (st.invite.always || local) ? st.invite.base : location.origin;
+    return `${base}/t/${code}`;
+  }
   const tick = setInterval(() => updateTimer(root, st), 250);
 
   function send(msg) {
@@ -550,7 +559,7 @@ export function mountTable(root, code) {
 
   function lobbyHTML() {
     const info = st.info;
-    const link = `${location.origin}/t/${code}`;
+    const link = inviteLink();
     const seated = st.seat !== null;
     const seats = info.seats.map((s) => {
       let who;
@@ -619,7 +628,7 @@ export function mountTable(root, code) {
     }
     else if (cmd === "close") closeDrawer();
     else if (cmd === "invite" || cmd === "copy") {
-      const link = `${location.origin}/t/${code}`;
+      const link = inviteLink();
       try { await navigator.clipboard.writeText(link); toast(t("lobby.copied")); } catch { toast(link, 6000); }
     } else if (cmd === "take") {
       const input = root.querySelector("#join-name");
