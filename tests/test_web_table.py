@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,7 +20,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from opentrix.cards import Card
 from opentrix.contracts import Contract
-from opentrix.deal import can_claim_redeal, redeal_grounds
+from opentrix.deal import Phase, can_claim_redeal, redeal_grounds
 from opentrix.match import Match
 from opentrix.record import Record
 from opentrix.rules import Rules
@@ -1162,3 +1163,24 @@ def test_the_invite_link_names_the_address_friends_can_reach(browser: Browser, s
     finally:
         server.app.state.invite = None
         host.context.close()
+
+
+def test_a_hand_that_cannot_claim_a_redeal_does_not_answer_at_once(browser: Browser, server: LiveServer) -> None:
+    """Every seat is asked about a redeal in King of Hearts; the page answers for a hand that cannot
+    claim, but after a pause like a short thought: an instant answer would tell the table which hands
+    could (a bare K♥ or A♥), since those take a moment to decide."""
+    errors: list[str] = []
+    seed = wikipedia_seed(lambda h: not can_claim_redeal(h, Contract.KING_OF_HEARTS))
+    t = server.create(name="Lina", rules="wikipedia", bots="random", start=True, seed=seed)
+    table = server.app.state.hub.get(t["id"])
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.click("#contract-dialog [data-action='contract king_of_hearts']")
+    chosen = time.monotonic()
+    while table.match.phase in (Phase.CHOOSE_CONTRACT, Phase.CLAIM):  # the bots (no pacing here) answer at once
+        assert time.monotonic() - chosen < 10, "the page never answered"
+        time.sleep(0.02)
+    assert time.monotonic() - chosen >= 1.1
+    assert page.locator("#claim-dialog").count() == 0  # nothing to decide: no dialog
+    assert not errors, errors
+    page.context.close()

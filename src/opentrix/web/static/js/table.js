@@ -7,6 +7,7 @@ import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./
 
 const CARD_RE = /^[2-9TJQKA][SHDC]$/;
 const TRICK_LINGER_MS = 1100;
+const CLAIM_PAUSE_MS = [1200, 2300]; // a hand that cannot claim a redeal answers after 1.2 to 3.5 s
 
 export function mountTable(root, code) {
   code = code.toUpperCase();
@@ -154,12 +155,15 @@ export function mountTable(root, code) {
   }
 
   function autoAnswer() {
-    // Every seat is asked about a redeal; one whose hand cannot claim just answers "no claim".
+    // Every seat is asked about a redeal; one whose hand cannot claim just answers "no claim". Not at
+    // once: an instant answer would tell the table that this hand could not claim, and so that a slow
+    // answer elsewhere comes from a hand that could (a bare K♥ or A♥). A pause like a short thought.
     const v = st.view;
     if (!v || st.seat === null || v.turn !== st.seat || v.phase !== "claim") return;
     if (v.legal_actions.length === 1 && v.legal_actions[0] === "no claim" && st.autoSent !== st.n) {
-      st.autoSent = st.n;
-      act("no claim");
+      const asked = st.n;
+      st.autoSent = asked;
+      setTimeout(() => { if (st.n === asked) act("no claim"); }, CLAIM_PAUSE_MS[0] + Math.random() * CLAIM_PAUSE_MS[1]);
     }
   }
 
