@@ -152,7 +152,8 @@ def test_invisible_characters_are_left_out_of_names() -> None:
 
 
 def test_a_person_cannot_take_a_bots_name() -> None:
-    for name in ("bot:hard", "BOT:easy", "  bot:medium", "\u200bbot:hard", "b\u200dot:x"):
+    lookalikes = ("Bot\uff1ahard", "\uff42\uff4f\uff54:easy", "bot\ufe55x")  # full-width and small colons, letters
+    for name in ("bot:hard", "BOT:easy", "  bot:medium", "\u200bbot:hard", "b\u200dot:x", *lookalikes):
         with pytest.raises(TableError, match="cannot begin with 'bot:'"):
             clean_name(name)
     assert clean_name("Robot: Lina") == "Robot: Lina"

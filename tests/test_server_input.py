@@ -24,7 +24,7 @@ from opentrix import actions as A
 from opentrix.match import MAX_SEED, Match
 from opentrix.rules import Rules
 from opentrix.server.commands import browser_host
-from opentrix.server.protocol import BadMessage, parse_action, parse_message
+from opentrix.server.protocol import BadMessage, parse_action, parse_message, parse_seat
 from test_server_kit import PG_URL, LiveServer, Player, ServeProcess, free_port, live_server, unique_schema
 
 
@@ -42,7 +42,7 @@ def test_message_parsing() -> None:
         parse_message("{type: ping", 100)
     with pytest.raises(BadMessage, match="JSON object"):
         parse_message("[1, 2]", 100)
-    with pytest.raises(BadMessage, match="unknown message type 'dance'"):
+    with pytest.raises(BadMessage, match='unknown message type "dance"'):
         parse_message('{"type": "dance"}', 100)
     assert parse_action("10♦") == A.play("TD")
     assert parse_action("contract queens") == A.choose("queens")
@@ -50,6 +50,13 @@ def test_message_parsing() -> None:
     for bad in (True, A.NUM_ACTIONS, -1, "QX", None, "x" * 100):
         with pytest.raises(BadMessage):
             parse_action(bad)
+    # quoted as JSON spells them, as the client sent them, not as Python does
+    with pytest.raises(BadMessage, match=r"not an action: true$"):
+        parse_action(True)
+    with pytest.raises(BadMessage, match=r"'seat' must be 0 to 3, not true$"):
+        parse_seat(True)
+    with pytest.raises(BadMessage, match="unknown message type null"):
+        parse_message('{"type": null}', 100)
 
 
 def test_creating_a_table_with_bad_options_says_what_is_wrong(server: LiveServer) -> None:
@@ -67,6 +74,7 @@ def test_creating_a_table_with_bad_options_says_what_is_wrong(server: LiveServer
         ({"seed": "7"}, "'seed' must be a whole number"),
         ({"start": "yes"}, "'start' must be true or false"),
         ({"name": ""}, "1 to 40 characters"),
+        ({"kingdom": 1}, 'unknown option "kingdom" (the options: name, rules,'),  # a typo is not ignored
         ([1, 2], "JSON object"),
     ]
     for body, message in cases:
@@ -104,7 +112,7 @@ async def test_bad_messages_change_nothing(server: LiveServer) -> None:
     await me.send_raw("{not json")
     assert "not JSON" in await me.error()
     await me.send({"type": "shout"})
-    assert "unknown message type 'shout'" in await me.error()
+    assert 'unknown message type "shout"' in await me.error()
     await me.send_raw(json.dumps({"type": "act", "action": "QS", "pad": "x" * 5000}))
     assert "too large" in await me.error()
     await me.send({"type": "act", "action": "contract poker"})

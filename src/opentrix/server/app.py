@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..errors import shown
 from ..match import MAX_SEED
 from ..record import Record, RecordError
 from ..rules import PRESETS
@@ -84,9 +85,28 @@ def _seed(data: dict[str, Any]) -> int | None:
     return seed
 
 
+CREATE_KEYS = (
+    "name",
+    "rules",
+    "doubling",
+    "partnership",
+    "complex",
+    "kingdoms",
+    "timer",
+    "bots",
+    "seat",
+    "seed",
+    "start",
+)
+
+
 def new_table_spec(data: dict[str, Any]) -> NewTable:
     """Read a create-table request: ``{"name", "rules", "doubling", "partnership", "complex", "kingdoms",
-    "timer", "bots": [level per seat or for seats 1-3], "seat", "seed", "start"}``."""
+    "timer", "bots": [level per seat or for seats 1-3], "seat", "seed", "start"}``. Any other key is
+    refused: a typo (``"kingdom": 1``) would otherwise make a full match without a word."""
+    unknown = [k for k in data if k not in CREATE_KEYS]
+    if unknown:
+        raise TableError(f"unknown option {shown(unknown[0])} (the options: {', '.join(CREATE_KEYS)})")
     bots = data.get("bots", "medium")
     if isinstance(bots, str):
         bots = [bots]

@@ -129,7 +129,7 @@ def clean_name(name: str) -> str:
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
         raise TableError("a name cannot contain control characters")
     # Records name a bot seat "bot:<level>" (``player_name``): a person so named would pass for a bot there.
-    if name[:4].casefold() == "bot:":
+    if unicodedata.normalize("NFKC", name)[:4].casefold() == "bot:":  # "Bot：hard" (a full-width colon) too
         raise TableError("a player's name cannot begin with 'bot:' (that is how bots are named in the records)")
     return name
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import actions as A
+from ..errors import shown
 
 CLIENT_TYPES = ("hello", "act", "next", "back", "rematch", "ping")
 
@@ -53,14 +54,14 @@ def parse_message(text: str | bytes, max_bytes: int) -> ClientMessage:
         raise BadMessage("malformed message: expected a JSON object")
     kind = data.get("type")
     if kind not in CLIENT_TYPES:
-        raise BadMessage(f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})")
+        raise BadMessage(f"unknown message type {shown(kind)} (known: {', '.join(CLIENT_TYPES)})")
     return ClientMessage(kind, data)
 
 
 def parse_action(value: object) -> int:
     """An action from its text (``QS``, ``10♦``, ``contract queens``, ``no double``…) or its id."""
     if isinstance(value, bool):
-        raise BadMessage(f"not an action: {value!r}")
+        raise BadMessage(f"not an action: {shown(value)}")
     if isinstance(value, int):
         if 0 <= value < A.NUM_ACTIONS:
             return value
@@ -78,7 +79,7 @@ def parse_seat(value: object) -> int | None:
         return None
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
         return value
-    raise BadMessage(f"'seat' must be 0 to 3, not {value!r}")
+    raise BadMessage(f"'seat' must be 0 to 3, not {shown(value)}")
 
 
 def dumps(message: dict[str, Any]) -> str:
