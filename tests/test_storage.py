@@ -279,3 +279,27 @@ def test_database_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert database_url(None).startswith("sqlite:///")
     assert database_url(None).endswith("opentrix.db")
+
+
+def test_a_store_that_fails_tells_a_whole_batch_at_once(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store locked past its timeout fails every row alike: trying them one by one made each wait the
+    timeout again (a minute of silence at the table), so all are told after the first failure."""
+    import sqlalchemy as sa
+
+    calls = []
+
+    def locked(rows: object) -> None:
+        calls.append(rows)
+        raise sa.exc.OperationalError("INSERT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(storage, "append_actions", locked)
+
+    async def main() -> list[object]:
+        store = AsyncStore(storage)
+        try:
+            return await asyncio.gather(*(store.append("LOCKED", i, 0, i) for i in range(3)), return_exceptions=True)
+        finally:
+            store._executor.shutdown(wait=True)
+
+    results = asyncio.run(main())
+    assert len(calls) == 1 and all(isinstance(r, StorageError) and "locked" in str(r) for r in results)

@@ -43,8 +43,17 @@ class AsyncStore:
             rows = [row for row, _ in batch]
             try:
                 await self.run(self.storage.append_actions, rows)
-            except Exception:
-                # One bad row must not sink the others: retry them one by one.
+            except Exception as e:
+                if len(batch) == 1 or not isinstance(e, StorageError):
+                    # The store itself failed (locked past its timeout, unreachable): every row would
+                    # fail alike, each after the same wait, so all are told at once.
+                    failure = e if isinstance(e, StorageError) else StorageError(str(e))
+                    for _, fut in batch:
+                        if not fut.done():
+                            fut.set_exception(failure)
+                    continue
+                # The store refused a row (an index taken, a table another server took over): one bad
+                # row must not sink the others, so they are tried one by one.
                 for row, fut in batch:
                     try:
                         await self.run(self.storage.append_actions, [row])
