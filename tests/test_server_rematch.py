@@ -52,6 +52,7 @@ async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServe
     stored = server.info(t["id"])
     assert stored["stored"] is True and stored["rematch"] == {"code": msg["code"], "seat": 0}
     assert msg["token"] not in str(stored)
+    assert stored["deals_dealt"] >= 5 and "deal_number" not in stored  # a count, unlike the view's number
     # Joining or starting it says the match is over, not that there is no such table.
     for what, body in (("join", {"name": "Late"}), ("start", {"token": t["token"]})):
         r = httpx.post(f"{server.base}/api/tables/{t['id']}/{what}", json=body, timeout=10)

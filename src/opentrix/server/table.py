@@ -163,7 +163,7 @@ def stored_summary(row: TableRow) -> dict[str, Any]:
         "preset": rules.preset_name,
         "rules": rules.option_dict(),
         **seed_facts(row.seed, row.options),
-        "deal_number": len(match.deals),
+        "deals_dealt": len(match.deals),  # a count (the view's deal_number counts from 0)
         "totals": list(match.totals),
         "winners": list(match.winners),
         "match_over": match.is_over,
@@ -826,5 +826,5 @@ class Table:
         """Public facts about the table for the lobby page (no hands, no tokens)."""
         info = self._info()
         info["rules"] = self.rules.option_dict()
-        info["deal_number"] = len(self.match.deals)
+        info["deals_dealt"] = len(self.match.deals)  # a count (the view's deal_number counts from 0)
         return info
