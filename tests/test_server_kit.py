@@ -279,6 +279,10 @@ def check_no_hidden_cards(messages: list[dict[str, Any]], seat: int | None, reco
             assert not card_strings(msg) or msg["type"] == "error", msg
             continue
         v = msg["view"]
+        if msg["table"]["status"] == "lobby":  # before the start nobody sees a card, nor the king
+            assert v["hand"] is None and v["king"] is None and not card_strings(msg), msg
+            checked += 1
+            continue
         d = v["deal_number"]
         deal = record.deals[d]
         recorded = [card_name(a) if a < 52 else "pass" for a in deal.plays]
