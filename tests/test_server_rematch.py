@@ -213,3 +213,30 @@ def test_a_rematch_of_a_seeded_table_deals_from_a_drawn_seed(tmp_path: Any) -> N
         new = server.info(msg["code"])
         assert new["seed"] is None and "seeded" not in new["options"]
         assert server.app.state.hub.tables[msg["code"]].seed != 77
+
+
+async def test_a_player_away_at_the_rematch_takes_his_seat_after_the_old_table_is_put_away(
+    server: LiveServer,
+) -> None:
+    """Omar's new token was only ever in the finished table's memory; once that table is put away, his
+    token there still takes his seat at the rematch (and never shows in any public answer)."""
+    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=9)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    omar_token = r.json()["token"]
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    omar = await Player.join(server.ws_base, t["id"], omar_token)
+    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    await asyncio.gather(lina.play_to_end(random.Random(4), 120), omar.play_to_end(random.Random(5), 120))
+    await omar.close()  # away, within the grace period: he keeps his seat at the rematch
+    await lina.send({"type": "rematch"})
+    code = (await told_rematch(lina))["code"]
+    await lina.close()
+    await asyncio.to_thread(server.put_away, t["id"])
+    back = await Player.join(server.ws_base, code, omar_token)
+    assert back.seat == 1
+    await back.close()
+    info = httpx.get(f"{server.base}/api/tables/{code}", timeout=10).text
+    assert "heirs" not in info
+    stranger = await Player.join(server.ws_base, code, "not-a-token")
+    assert stranger.seat is None
+    await stranger.close()

@@ -987,6 +987,30 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
         page.context.close()
 
 
+def test_a_player_away_at_the_rematch_finds_his_seat_from_the_finished_match(
+    browser: Browser, server: LiveServer
+) -> None:
+    """Omar closed his page after the match; Lina asked for a rematch, and the finished table was put
+    away before Omar came back, so the new table's token never reached him. His old link still leads
+    him to his seat there."""
+    t, tokens = finished_by_friends(server, 8)
+    errors: list[str] = []
+    lina = new_page(browser, DESKTOP, errors)
+    lina.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={tokens[0]}")
+    lina.click("#match-over #rematch")
+    lina.wait_for_selector("[data-testid=lobby]")
+    server.put_away(t["id"])
+    omar = new_page(browser, PHONE, errors)
+    omar.goto(f"{server.base}/t/{t['id']}?lang=en#seat=1&token={tokens[1]}")
+    omar.locator("[data-testid=finished] #rematch-join").click()
+    omar.wait_for_selector("[data-testid=lobby]")
+    assert "you" in omar.locator("[data-lobby-seat='1']").inner_text()
+    lina.wait_for_selector("[data-lobby-seat='1'] >> text=Omar")
+    assert not errors, errors
+    for page in (lina, omar):
+        page.context.close()
+
+
 def test_a_player_who_asked_for_a_rematch_goes_to_it_even_if_another_asked_first(
     browser: Browser, server: LiveServer
 ) -> None:

@@ -20,7 +20,7 @@ from .asyncstore import AsyncStore
 from .owner import dead_here, process_name
 from .settings import Settings, database_url
 from .storage import PARKED, SeatRow, Storage, TableRow
-from .table import Table, TableError, new_token, rules_for, token_hash
+from .table import HEIRS, Table, TableError, new_token, rules_for, token_hash
 from .thinking import thinkers_for
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
@@ -386,7 +386,9 @@ class Hub:
                 for s in plan.seats
             ]
             status = "playing" if start else "lobby"
-            new = await self._open(plan.rules, secrets.randbits(48), plan.options, seat, seats, status)
+            heirs = {str(s.seat): s.token_hash for s in plan.seats if s.seat in tokens and s.token_hash is not None}
+            options = {**plan.options, HEIRS: heirs}
+            new = await self._open(plan.rules, secrets.randbits(48), options, seat, seats, status)
         except Exception:
             log.exception("table %s: the rematch could not be made", table.id)
             with contextlib.suppress(TableError):

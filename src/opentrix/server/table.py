@@ -142,6 +142,10 @@ def seed_facts(seed: int, options: dict[str, Any]) -> dict[str, Any]:
 
 
 REMATCH = "rematch"  # the option a finished table keeps its rematch under: {"code": ..., "seat": ...}
+# A rematch keeps, per seat of a player, the hash of his token at the finished table: that token takes
+# his seat here too, so a player who was away when it was made, and came back after the finished
+# table was put away (with the new token only ever in its memory), still finds his seat. Never shown.
+HEIRS = "heirs"
 
 
 def stored_summary(row: TableRow) -> dict[str, Any]:
@@ -548,6 +552,9 @@ class Table:
         for s in self.seats:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
                 return s.seat
+        for seat, old in (self.options.get(HEIRS) or {}).items():
+            if hmac.compare_digest(str(old), h) and self.seats[int(seat)].kind == "human":
+                return int(seat)
         return None
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
@@ -627,7 +634,7 @@ class Table:
         if self._rematching:
             return None  # under way: every player is told when it is ready
         self._rematching = True
-        options = {k: v for k, v in self.options.items() if k not in ("seeded", REMATCH)}  # a drawn seed this time
+        options = {k: v for k, v in self.options.items() if k not in ("seeded", REMATCH, HEIRS)}  # a drawn seed now
         now, grace = time.monotonic(), self.settings.grace
 
         def here(s: SeatState) -> bool:
@@ -781,7 +788,7 @@ class Table:
             "status": self.status,
             "host_seat": self.host_seat,
             "seats": [s.info() for s in self.seats],
-            "options": self.options,
+            "options": {k: v for k, v in self.options.items() if k != HEIRS},
             **seed_facts(self.seed, self.options),
             "preset": self.rules.preset_name,
             "timer": {"seat": m.turn, "remaining": remaining, "total": self.options.get("timer") or 0},

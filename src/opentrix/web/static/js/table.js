@@ -543,10 +543,14 @@ export function mountTable(root, code) {
         ? `<div class="row"><button class="btn" disabled>${t("dlg.rematch.wait")}</button></div>`
         : `<div class="row"><button class="btn" data-cmd="rematch" id="rematch">${t("dlg.rematch")}</button></div>`;
     }
-    const mine = Boolean(savedSeat(re.code)); // a player of the old table holds a seat there
+    // A player of the old table holds a seat there: its token came (saved), or, if it never reached
+    // this browser (away when the rematch was made), his token here takes his seat there too.
+    const old = savedSeat(code);
+    const mine = Boolean(savedSeat(re.code)) || Boolean(old);
+    const carry = !savedSeat(re.code) && old ? `#seat=${old.seat}&token=${encodeURIComponent(old.token)}` : "";
     const asked = re.seat === st.seat ? "" : `<p data-testid="rematch-asked">${escapeHtml(t("dlg.rematch.asked", { name: `\u2068${seatName(re.seat)}\u2069` }))}</p>`;
     return mine
-      ? `${asked}<div class="row"><a class="btn" id="rematch-join" href="/t/${re.code}" data-link>${t("dlg.rematch.join")}</a></div>`
+      ? `${asked}<div class="row"><a class="btn" id="rematch-join" href="/t/${re.code}${carry}" data-link>${t("dlg.rematch.join")}</a></div>`
       : `<div class="row"><a class="btn secondary" id="rematch-watch" href="/t/${re.code}" data-link>${t("dlg.rematch.watch")}</a></div>`;
   }
 
