@@ -356,6 +356,7 @@ def test_opentrix_play_opens_a_table_against_three_bots(tmp_path: Path) -> None:
         m = re.search(r"http://127\.0\.0\.1:(\d+)/t/([A-Z0-9]+)#seat=0&token=(\S+)", line)
         assert m, line
         assert int(m.group(1)) == port
+        assert f"matches kept in {tmp_path / 'play.db'}" in proc.stdout.readline()  # where, for a newcomer
         info = httpx.get(f"http://127.0.0.1:{port}/api/tables/{m.group(2)}", timeout=10).json()
         assert info["status"] == "playing" and info["preset"] == "online"
         assert [(s["kind"], s["level"]) for s in info["seats"]] == [

@@ -342,7 +342,7 @@ def play_web(
     from .hub import NewTable
     from .settings import Settings
 
-    preflight(database, host, port)
+    url, _ = preflight(database, host, port)
     settings = Settings(database=database, bot_delay=bot_delay)
     config = _uvicorn_config(settings, host, port, "warning")
     server = uvicorn.Server(config)
@@ -358,14 +358,15 @@ def play_web(
         hub = config.app.state.hub
         kept = None if new else await hub.resume_local(spec)
         table, token = kept or await hub.create(spec)
-        url = f"http://{browser_host(host)}:{bound}/t/{table.id}#seat=0&token={token}"
+        link = f"http://{browser_host(host)}:{bound}/t/{table.id}#seat=0&token={token}"
         if kept is not None:
             done = sum(1 for d in table.match.summaries if d.thrown_in is None)
             typer.echo(f"opentrix: taking up your unfinished match ({done} deals played; --new starts another)")
-        typer.echo(f"opentrix: your table is at {url}")
+        typer.echo(f"opentrix: your table is at {link}")
+        typer.echo(f"opentrix: matches kept in {_where(url)} (finished ones under History)")
         typer.echo("opentrix: press Ctrl-C to stop the server (an unfinished match is taken up next time)")
         if open_browser:
-            webbrowser.open(url)
+            webbrowser.open(link)
         await serving
 
     with contextlib.suppress(KeyboardInterrupt):
