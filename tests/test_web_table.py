@@ -6,6 +6,7 @@ Screenshots of each state go to tests/artifacts/screenshots/ (not committed).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import re
 import time
@@ -1206,5 +1207,49 @@ def test_a_hand_that_cannot_claim_a_redeal_does_not_answer_at_once(browser: Brow
         time.sleep(0.02)
     assert time.monotonic() - chosen >= 1.1
     assert page.locator("#claim-dialog").count() == 0  # nothing to decide: no dialog
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_phone_holds_the_hand_in_two_rows_of_cards_wide_enough_to_tap(browser: Browser, server: LiveServer) -> None:
+    """Thirteen cards in one row of a 390-pixel screen left a 24-pixel strip of each: two rows now, each
+    card showing at least 44 pixels across; Trix says what to do, and Last trick waits for a trick."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("#contract-dialog")
+    rows = page.locator("[data-testid=hand] .hand-row").evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('.card')].map(c => c.getBoundingClientRect().left))"
+    )
+    assert [len(r) for r in rows] == [7, 6]
+    for lefts in rows:
+        steps = [abs(b - a) for a, b in itertools.pairwise(lefts)]
+        assert min(steps) >= 44, steps  # what shows of each card before the next covers it
+    page.click("#contract-dialog [data-action='contract queens']")
+    page.wait_for_selector("[data-testid=board] .statusbar, .statusbar")
+    assert page.locator(".statusbar [data-cmd=last]").is_disabled()  # no trick taken yet
+    assert not errors, errors
+    page.context.close()
+
+
+def test_arabic_counts_take_their_plural_forms_and_scores_keep_their_sign_on_the_left(
+    browser: Browser, server: LiveServer
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{server.base}/?lang=ar")
+    page.wait_for_selector("#play-bots")
+    forms = page.evaluate(
+        """async () => { const { t } = await import("/static/js/i18n.js");
+        return [1, 2, 3, 11].map((n) => t("table.cardsleft", { n }))
+          .concat([2, 5].map((n) => t("table.tricks", { n }))); }"""
+    )
+    assert forms == ["ورقة واحدة", "ورقتان", "3 أوراق", "11 ورقة", "لمّتان", "5 لمّات"]
+    finished, _ = finished_by_friends(server, 9)
+    page.goto(f"{server.base}/t/{finished['id']}?lang=ar")
+    page.wait_for_selector("#standings")
+    cells = page.locator("#standings td.neg bdi, #standings td.pos bdi")
+    assert cells.count() >= 1 and cells.first.get_attribute("dir") == "ltr"  # −25, not 25−
     assert not errors, errors
     page.context.close()

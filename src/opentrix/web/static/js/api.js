@@ -15,6 +15,13 @@ export async function api(path, body) {
 }
 
 let toastTimer = null;
+
+/** Take a message away once what it asked for is done. */
+export function hideToast() {
+  const el = document.getElementById("toast");
+  if (el) el.hidden = true;
+  clearTimeout(toastTimer);
+}
 export function toast(text, ms = 3500) {
   const el = document.getElementById("toast");
   el.textContent = text;

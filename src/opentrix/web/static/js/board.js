@@ -67,7 +67,7 @@ function handHTML(scene, p) {
   const myTurn = scene.myTurn && legal;
   let prev = null;
   let gaps = 0;
-  const html = cards.map((c) => {
+  const faces = cards.map((c) => {
     const cls = [];
     if (myTurn) cls.push(legal.has(c) ? "legal" : "dim");
     if ((p.played || []).includes(c)) cls.push("played");
@@ -79,9 +79,13 @@ function handHTML(scene, p) {
     let attrs = "";
     if (myTurn) attrs = legal.has(c) ? `tabindex="0" data-play="${c}"` : `tabindex="-1" data-why="${c}"`;
     return cardHTML(c, { cls: cls.join(" "), attrs, role: myTurn && legal.has(c) ? "button" : "img" });
-  }).join("");
+  });
+  // Two rows, which a portrait phone stacks (cards wide enough to tap) and a wider screen runs together.
+  const half = Math.ceil(faces.length / 2);
+  const rows = [faces.slice(0, half), faces.slice(half)].filter((r) => r.length)
+    .map((r, i) => `<div class="hand-row${i ? " second" : ""}" style="--rn:${Math.max(r.length, 2)}">${r.join("")}</div>`).join("");
   return `<div class="hand ${myTurn ? "my-turn" : ""}" style="--n:${Math.max(cards.length, 2)};--g:${gaps}" data-testid="hand"`
-    + ` role="group" aria-label="${escapeHtml(t("a11y.hand"))}" tabindex="-1">${html}</div>`;
+    + ` role="group" aria-label="${escapeHtml(t("a11y.hand"))}" tabindex="-1">${rows}</div>`;
 }
 
 function trickHTML(scene) {
@@ -100,7 +104,7 @@ function layoutsHTML(scene) {
     const red = s === "H" || s === "D";
     const stack = run.length
       ? `<div class="stack">${run.map((c) => cardHTML(c, { cls: scene.freshCard === c ? "fresh" : "" })).join("")}</div>`
-      : `<div class="empty ${red ? "red" : ""}">${SUIT_SYMBOLS[s]}</div>`;
+      : `<div class="empty ${red ? "red" : ""}"><span class="j">J</span>${SUIT_SYMBOLS[s]}</div>`; // a row starts with its jack
     // One picture per layout for a screen reader: "Hearts: 9 of hearts to Queen of hearts".
     const label = run.length
       ? t("a11y.layout", { suit: suitName(i), low: cardName(run[run.length - 1]), high: cardName(run[0]) })

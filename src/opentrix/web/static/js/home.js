@@ -27,6 +27,11 @@ export function mountHome(root) {
         <form class="panel" id="create-form">
           <h2>${t("home.create")}</h2>
           <label class="field">${t("home.name")}<input type="text" id="name" maxlength="40" value="${escapeHtml(name)}" placeholder="${escapeHtml(t("you"))}"></label>
+          <div style="display:flex;gap:10px;flex-wrap:wrap;margin:4px 0 12px">
+            <button class="btn" type="submit" data-start="1" id="play-bots">${t("home.playbots")}</button>
+            <button class="btn secondary" type="submit" data-start="0" id="create-invite">${t("home.invite")}</button>
+          </div>
+          <h3 class="options-title">${t("home.options")}</h3>
           <label class="field">${t("home.rules")}${select("rules", PRESETS.map((p) => [p, t(`preset.${p}`)]), saved.rules || "classic")}</label>
           <p class="preset-note" id="preset-note" data-testid="preset-note">${escapeHtml(t(`presetnote.${saved.rules || "classic"}`))}</p>
           <label class="field">${t("home.doubling")}${select("doubling", [["", t("home.default")], ["on", t("home.default.on")], ["off", t("home.default.off")]], saved.doubling || "")}</label>
@@ -35,10 +40,6 @@ export function mountHome(root) {
           <label class="field">${t("home.kingdoms")}${select("kingdoms", [["4", t("home.kingdoms.4")], ["1", t("home.kingdoms.1")]], String(saved.kingdoms || 4))}</label>
           <label class="field">${t("home.timer")}${select("timer", [["0", t("home.timer.0")], ["20", t("home.seconds", { n: 20 })], ["45", t("home.seconds", { n: 45 })], ["90", t("home.seconds", { n: 90 })]], String(saved.timer || 0))}</label>
           <div class="field" role="group" aria-labelledby="bots-label"><span id="bots-label">${t("home.bots")}</span><span style="display:flex;gap:6px">${[0, 1, 2].map((i) => select(`bot${i}`, levelOpts, bots[i], t("a11y.botseat", { label: t("home.bots"), name: botName(i + 1) }))).join("")}</span></div>
-          <div style="display:flex;gap:10px;flex-wrap:wrap;margin-top:12px">
-            <button class="btn" type="submit" data-start="1" id="play-bots">${t("home.playbots")}</button>
-            <button class="btn secondary" type="submit" data-start="0" id="create-invite">${t("home.invite")}</button>
-          </div>
         </form>
         <form class="panel" id="join-form">
           <h2>${t("home.join")}</h2>

@@ -18,7 +18,7 @@ const STRINGS = {
     "level.easy": "Easy", "level.medium": "Medium", "level.hard": "Hard", "level.random": "Random",
     "level.basic": "Basic", "level.strong": "Strong",
     "preset.classic": "Classic", "preset.wikipedia": "Encyclopedia", "preset.denexa": "Denexa", "preset.online": "Online apps", "preset.complex": "Complex",
-    "lobby.title": "Table {code}", "lobby.invite": "Send this link to your friends:", "lobby.copy": "Copy link",
+    "home.options": "Table options (both buttons use them)", "lobby.title": "Table {code}", "lobby.invite": "Send this link to your friends:", "lobby.copy": "Copy link",
     "lobby.copied": "Link copied", "lobby.open": "If nobody takes it, a bot plays it ({level})",
     "lobby.take": "Take this seat", "lobby.start": "Start the match", "lobby.waiting": "Waiting for the host to start…",
     "lobby.you": "you", "lobby.host": "host", "list.sep": ", ", "lobby.watch": "You are watching. Take an open seat to play.",
@@ -32,6 +32,7 @@ const STRINGS = {
     "why.follow": "You must follow suit: play a {suit}.", "why.kinghearts": "You cannot follow suit, so you must discard K♥.",
     "why.hearts": "You may not lead a heart while you hold another suit.",
     "why.place": "{card} does not fit the layouts yet. You can place {cards}.", "why.noplace": "None of your cards fits the layouts: pass.",
+    "table.trix.place": "Your turn: place a jack, or the card next to an end of its row",
     "table.reconnecting": "Connection lost — reconnecting…", "table.away": "A bot is playing for you.", "table.back": "Take my seat back",
     "table.watching": "You are watching this table. (Have a seat at it? Open the table in the browser you joined from.)",
     "table.notsent": "Not connected, so your move was not sent. Reconnecting…",
@@ -115,7 +116,7 @@ const STRINGS = {
     "level.easy": "سهل", "level.medium": "متوسط", "level.hard": "صعب", "level.random": "عشوائي",
     "level.basic": "أساسي", "level.strong": "قوي",
     "preset.classic": "كلاسيكي", "preset.wikipedia": "الموسوعة", "preset.denexa": "دينكسا", "preset.online": "التطبيقات", "preset.complex": "كومبلكس",
-    "lobby.title": "الطاولة {code}", "lobby.invite": "أرسل هذا الرابط إلى أصدقائك:", "lobby.copy": "انسخ الرابط",
+    "home.options": "خيارات الطاولة (للزرّين كليهما)", "lobby.title": "الطاولة {code}", "lobby.invite": "أرسل هذا الرابط إلى أصدقائك:", "lobby.copy": "انسخ الرابط",
     "lobby.copied": "تم نسخ الرابط", "lobby.open": "إن لم يأخذه أحد يلعبه روبوت ({level})",
     "lobby.take": "اجلس هنا", "lobby.start": "ابدأ المباراة", "lobby.waiting": "بانتظار أن يبدأ المضيف…",
     "lobby.you": "أنت", "lobby.host": "المضيف", "list.sep": "، ", "lobby.watch": "أنت تتفرج. اجلس في مقعد فارغ لتلعب.",
@@ -124,11 +125,12 @@ const STRINGS = {
     "table.code": "الطاولة", "table.king": "الملك: {name}", "table.contract": "اللعبة", "table.choosing": "{name} يختار اللعبة", "table.choosing.you": "أنت تختار اللعبة",
     "table.deal": "التوزيعة {n}", "table.kingdom": "المملكة {n} من {of}", "table.tiebreak": "توزيعة كسر التعادل",
     "table.scores": "النتائج", "table.lasttrick": "آخر لمّة", "table.close": "إغلاق", "table.spectators": "{n} يتفرجون",
-    "table.turn.you": "دورك", "table.turn.other": "دور {name}", "table.tricks": "{n} لمّات", "table.tricks.one": "لمّة واحدة",
-    "table.pass": "باس", "table.out": "خرج #{n}", "table.cardsleft": "{n} ورقة", "table.waiting": "انتظر…",
+    "table.turn.you": "دورك", "table.turn.other": "دور {name}", "table.tricks": "{n} لمّة", "table.tricks.one": "لمّة واحدة", "table.tricks.two": "لمّتان", "table.tricks.few": "{n} لمّات",
+    "table.pass": "باس", "table.out": "خرج #{n}", "table.cardsleft": "{n} ورقة", "table.cardsleft.one": "ورقة واحدة", "table.cardsleft.two": "ورقتان", "table.cardsleft.few": "{n} أوراق", "table.waiting": "انتظر…",
     "why.follow": "عليك أن تلعب من نفس الشكل: {suit}.", "why.kinghearts": "ليس معك من الشكل، فعليك أن ترمي شيخ الكبة K♥.",
     "why.hearts": "لا يجوز أن تبدأ بالكبة ومعك شكل آخر.",
     "why.place": "{card} لا تنزل على الصفوف بعد. يمكنك أن تنزل {cards}.", "why.noplace": "لا شيء من أوراقك ينزل على الصفوف: باس.",
+    "table.trix.place": "دورك: نزّل شبّاً أو الورقة التي تلي طرف صفّ شكلها",
     "table.reconnecting": "انقطع الاتصال — نعيد الاتصال…", "table.away": "روبوت يلعب عنك الآن.", "table.back": "استعد مقعدي",
     "table.watching": "أنت تتفرج على هذه الطاولة. (لك مقعد فيها؟ افتح الطاولة من المتصفح الذي انضممت منه.)",
     "table.notsent": "غير متصل، فلم تُرسل حركتك. جارٍ إعادة الاتصال…",
@@ -156,7 +158,7 @@ const STRINGS = {
     "dlg.rematch": "مباراة أخرى", "dlg.rematch.wait": "جارٍ تجهيز المباراة الأخرى…", "dlg.rematch.asked": "طلبُ مباراةٍ أخرى من {name}.",
     "dlg.rematch.join": "انضم إلى المباراة الأخرى", "dlg.rematch.watch": "شاهد المباراة الأخرى",
     "dlg.rematch.offline": "غير متصل، فلم يُرسل طلب المباراة الأخرى. جارٍ إعادة الاتصال…",
-    "took.tricks": "{n} لمّات", "took.tricks.one": "لمّة واحدة", "took.nothing": "لا شيء", "took.place": "المركز {n}",
+    "took.tricks": "{n} لمّة", "took.tricks.one": "لمّة واحدة", "took.tricks.two": "لمّتان", "took.tricks.few": "{n} لمّات", "took.nothing": "لا شيء", "took.place": "المركز {n}",
     "table.none": "لا توجد طاولة '{code}'", "table.retry": "حاول مجددًا", "team.a": "فريق {a} و{b}", "dlg.team": "الفريق", "scores.thrownin": "أُلغيت", "home.player": "لاعب",
     "history.title": "المباريات المنتهية", "history.empty": "لا توجد مباراة منتهية بعد. العب واحدة!", "history.when": "انتهت",
     "history.players": "اللاعبون", "history.totals": "النتائج", "history.rules": "القوانين",
@@ -208,11 +210,11 @@ const CONTRACTS = {
     complex: ["Complex", "all four penalties at once"],
   },
   ar: {
-    king_of_hearts: ["شيخ الكبة", "ملك الكبة يكلّف ٧٥"],
-    queens: ["البنات", "كل بنت تكلّف ٢٥"],
-    diamonds: ["الديناري", "كل ديناري يكلّف ١٠"],
-    ltoosh: ["اللطوش", "كل لمّة تكلّف ١٥"],
-    trix: ["تركس", "اخرج أولاً: ٢٠٠، ١٥٠، ١٠٠، ٥٠"],
+    king_of_hearts: ["شيخ الكبة", "ملك الكبة يكلّف 75"],
+    queens: ["البنات", "كل بنت تكلّف 25"],
+    diamonds: ["الديناري", "كل ديناري يكلّف 10"],
+    ltoosh: ["اللطوش", "كل لمّة تكلّف 15"],
+    trix: ["تركس", "اخرج أولاً: 200، 150، 100، 50"],
     complex: ["كومبلكس", "العقوبات الأربع معاً"],
   },
 };
@@ -235,8 +237,16 @@ function initialLang() {
 
 export let lang = initialLang();
 
+const PLURALS = { en: new Intl.PluralRules("en"), ar: new Intl.PluralRules("ar") };
+
+/** ``key``'s text in the page's language with ``{name}`` filled in. With a count ``n``, the form its
+ *  language wants for that number (``key.one``, and in Arabic ``key.two``, ``key.few``, ``key.many``),
+ *  where the table has one; else ``key`` itself. */
 export function t(key, vars = {}) {
-  if (vars.n === 1 && (STRINGS[lang][`${key}.one`] || STRINGS.en[`${key}.one`])) key = `${key}.one`;
+  if (typeof vars.n === "number") {
+    const form = `${key}.${PLURALS[lang].select(vars.n)}`;
+    if (STRINGS[lang][form] !== undefined) key = form;
+  }
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? `{${k}}`));
 }

@@ -73,7 +73,8 @@ export function mountReplay(root, code) {
       taken: penaltyCards(deal.contract, s.taken[seat]),
       doubled: deal.doubled.filter((c) => deal.hands[seat].includes(c)),
       outPlace: s.out.indexOf(seat) + 1,
-      status: atEnd && deal.scores ? `${deal.scores[seat] > 0 ? "+" : ""}${deal.scores[seat]} → ${deal.totals[seat]}` : "",
+      // isolated left to right (U+2066 … U+2069): an Arabic page would show 25- for -25
+      status: atEnd && deal.scores ? `\u2066${deal.scores[seat] > 0 ? "+" : ""}${deal.scores[seat]} → ${deal.totals[seat]}\u2069` : "",
     }));
     let note = "";
     if (deal.thrown_in !== null) note = t("dlg.thrownin", { name: seats[deal.thrown_in].name });

@@ -1,6 +1,6 @@
 // The live table: lobby, play, dialogs and summaries, over one WebSocket that reconnects by itself.
 
-import { announce, api, focusable, focusInto, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
+import { announce, api, focusable, focusInto, hideToast, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
 import { penaltyCards, renderBoard } from "./board.js";
 import { cardHTML, cardLabel, rankOf, SUIT_SYMBOLS } from "./cards.js";
 import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
@@ -260,7 +260,8 @@ export function mountTable(root, code) {
     const parts = [`<span class="chip code">${t("table.code")} <b>${code}</b></span>`];
     if (v.tiebreak_deal) parts.push(`<span class="chip">${t("table.tiebreak")}</span>`);
     else parts.push(`<span class="chip">${t("table.kingdom", { n: Math.min(v.kingdom + 1, kingdoms), of: kingdoms })} · ${t("table.deal", { n: dealCount(v) })}</span>`);
-    parts.push(`<span class="chip">♛ ${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span>`);
+    // a phone keeps the crown and the name ("King:" takes room a second row would pay for)
+    parts.push(`<span class="chip king">♛ <span class="long">${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span><span class="short">${escapeHtml(seatShortName(v.king))}</span></span>`);
     if (v.contract && v.phase !== "choose_contract") { // what it asks too, so nobody plays it blind
       const goal = contractGoal(v.contract);
       parts.push(`<span class="chip contract" title="${escapeHtml(goal)}"><span data-testid="contract">${escapeHtml(contractName(v.contract))}</span><small class="goal">${escapeHtml(goal)}</small></span>`);
@@ -275,7 +276,10 @@ export function mountTable(root, code) {
     parts.push(`<span class="spacer"></span>`);
     parts.push(`<button class="btn small ghost" data-cmd="invite">${t("table.invite")}</button>`);
     parts.push(`<button class="btn small ghost" data-cmd="rules">${t("table.rules")}</button>`);
-    if (v.contract !== "trix") parts.push(`<button class="btn small ghost" data-cmd="last">${t("table.lasttrick")}</button>`); // Trix has no tricks
+    if (v.contract !== "trix") { // Trix has no tricks; before the first one is taken there is none to show
+      const none = v.last_trick.length === 0 ? " disabled" : "";
+      parts.push(`<button class="btn small ghost" data-cmd="last"${none}>${t("table.lasttrick")}</button>`);
+    }
     parts.push(`<button class="btn small secondary" data-cmd="scores">${t("table.scores")}</button>`);
     return `<div class="statusbar">${parts.join("")}</div>`;
   }
@@ -318,6 +322,9 @@ export function mountTable(root, code) {
     let extra = "";
     if (myTurn && v.phase === "play") {
       prompt = t("table.turn.you");
+      if (v.contract === "trix") { // what a newcomer may do here, said where the cards are
+        prompt = v.legal_actions.some((a) => CARD_RE.test(a)) ? t("table.trix.place") : t("why.noplace");
+      }
       if (v.legal_actions.includes("pass")) {
         extra = `<button class="btn" data-action="pass" data-testid="pass">${t("table.pass")}</button>`;
       }
@@ -369,6 +376,8 @@ export function mountTable(root, code) {
   }
 
   function scoreClass(x) { return x < 0 ? "neg" : x > 0 ? "pos" : ""; }
+  /** A score kept left to right, so an Arabic page shows −25 and not 25−. */
+  function num(x) { return `<bdi dir="ltr">${x}</bdi>`; }
 
   function scoresTable(highlightLast) {
     const v = st.view;
@@ -378,11 +387,11 @@ export function mountTable(root, code) {
       const name = h.thrown_in !== null ? t("scores.thrownin") : contractName(h.contract);
       const cls = highlightLast && i === v.history.length - 1 ? "winner-row" : "";
       const number = h.thrown_in !== null ? n : n++;
-      return `<tr class="${cls}"><td>${number}. ${escapeHtml(name)} <small>♛${escapeHtml(seatName(h.king))}</small></td>${h.scores.map((x) => `<td class="${scoreClass(x)}">${x}</td>`).join("")}</tr>`;
+      return `<tr class="${cls}"><td>${number}. ${escapeHtml(name)} <small>♛${escapeHtml(seatName(h.king))}</small></td>${h.scores.map((x) => `<td class="${scoreClass(x)}">${num(x)}</td>`).join("")}</tr>`;
     }).join("");
-    let foot = `<tr><td>${t("dlg.total")}</td>${v.totals.map((x) => `<td class="${scoreClass(x)}">${x}</td>`).join("")}</tr>`;
+    let foot = `<tr><td>${t("dlg.total")}</td>${v.totals.map((x) => `<td class="${scoreClass(x)}">${num(x)}</td>`).join("")}</tr>`;
     if (v.team_totals) {
-      foot += `<tr><td colspan="5">${escapeHtml(t("team.a", { a: seatName(0), b: seatName(2) }))}: ${v.team_totals[0]} · ${escapeHtml(t("team.a", { a: seatName(1), b: seatName(3) }))}: ${v.team_totals[1]}</td></tr>`;
+      foot += `<tr><td colspan="5">${escapeHtml(t("team.a", { a: seatName(0), b: seatName(2) }))}: ${num(v.team_totals[0])} · ${escapeHtml(t("team.a", { a: seatName(1), b: seatName(3) }))}: ${num(v.team_totals[1])}</td></tr>`;
     }
     return `<table class="scores" data-testid="scores"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`;
   }
@@ -481,11 +490,11 @@ export function mountTable(root, code) {
     if (teamTotals) {
       const teams = [[0, 2], [1, 3]].sort((x, y) => teamTotals[y[0]] - teamTotals[x[0]]);
       rows = teams.map(([a, b]) => `<tr class="${winners.includes(a) ? "winner-row" : ""}"><td><bdi>${escapeHtml(t("team.a", { a: seatName(a), b: seatName(b) }))}</bdi>`
-        + `<br><small dir="auto">${escapeHtml(seatName(a))} ${totals[a]} · ${escapeHtml(seatName(b))} ${totals[b]}</small></td>`
-        + `<td class="${scoreClass(teamTotals[a])}">${teamTotals[a]}</td></tr>`).join("");
+        + `<br><small dir="auto">${escapeHtml(seatName(a))} ${num(totals[a])} · ${escapeHtml(seatName(b))} ${num(totals[b])}</small></td>`
+        + `<td class="${scoreClass(teamTotals[a])}">${num(teamTotals[a])}</td></tr>`).join("");
     } else {
       const order = [0, 1, 2, 3].sort((a, b) => totals[b] - totals[a]);
-      rows = order.map((s) => `<tr class="${winners.includes(s) ? "winner-row" : ""}"><td><bdi>${escapeHtml(seatName(s))}</bdi></td><td class="${scoreClass(totals[s])}">${totals[s]}</td></tr>`).join("");
+      rows = order.map((s) => `<tr class="${winners.includes(s) ? "winner-row" : ""}"><td><bdi>${escapeHtml(seatName(s))}</bdi></td><td class="${scoreClass(totals[s])}">${num(totals[s])}</td></tr>`).join("");
     }
     const who = teamTotals ? t("dlg.team") : t("dlg.player");
     return `<table class="scores" id="standings"><thead><tr><th>${who}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -498,7 +507,10 @@ export function mountTable(root, code) {
     if (last.thrown_in !== null) {
       return `<p id="deal-summary-sub">${escapeHtml(t("dlg.thrownin", { name: seatName(last.thrown_in) }))}</p>`;
     }
-    const rows = [0, 1, 2, 3].map((s) => `<tr><td><bdi>${seatNameHTML(s)}</bdi></td><td>${tookText(s)}</td><td class="${scoreClass(last.scores[s])}">${last.scores[s]}</td><td class="${scoreClass(v.totals[s])}">${v.totals[s]}</td></tr>`).join("");
+    // Trix rows in the order the players went out (place 1 first), the others in seat order
+    const seatsInOrder = last.contract === "trix"
+      ? [...v.out, ...[0, 1, 2, 3].filter((s) => !v.out.includes(s))] : [0, 1, 2, 3];
+    const rows = seatsInOrder.map((s) => `<tr><td><bdi>${seatNameHTML(s)}</bdi></td><td>${tookText(s)}</td><td class="${scoreClass(last.scores[s])}">${num(last.scores[s])}</td><td class="${scoreClass(v.totals[s])}">${num(v.totals[s])}</td></tr>`).join("");
     return `<p id="deal-summary-sub"><b>${escapeHtml(contractName(last.contract))}</b> · ♛ ${escapeHtml(seatName(last.king))}</p>`
       + `<p class="goal-note">${escapeHtml(contractGoal(last.contract))}</p>` // why these scores
       + `<table class="scores" data-testid="last-deal"><thead><tr><th>${t("dlg.player")}</th><th>${t(last.contract === "trix" ? "dlg.finished" : "dlg.took")}</th><th>${t("dlg.deal")}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -590,7 +602,7 @@ export function mountTable(root, code) {
     let footer = "";
     if (seated && st.seat === info.host_seat) footer = `<button class="btn" data-cmd="start" id="start-match">${t("lobby.start")}</button>`;
     else if (seated) footer = `<p>${t("lobby.waiting")}</p>`;
-    return `<div class="lobby panel" data-testid="lobby"><h2>${t("lobby.title", { code })}</h2>`
+    return `<div class="lobby panel" data-testid="lobby"><h2>${t("lobby.title", { code: "" }).trim()}</h2>`
       + `<div class="code-big">${code}</div>`
       + (typeof info.seed === "number" ? `<p class="seeded-note">${seededChip()} <small>${escapeHtml(t("seed.why"))}</small></p>` : "")
       + rulesLine()
@@ -646,6 +658,7 @@ export function mountTable(root, code) {
         const res = await api(`/api/tables/${code}/join`, { name, seat: Number(el.dataset.seat) });
         saveSeat(code, res.seat, res.token);
         st.token = res.token;
+        hideToast(); // "type your name" is answered
         reconnect();
       } catch (err) { toast(err.message); }
     } else if (cmd === "start") {
