@@ -255,6 +255,7 @@ def test_two_friends_at_one_table_through_the_invite_link(browser: Browser, serv
     host.wait_for_selector("[data-testid=lobby]")
     link = host.locator("#invite-link").inner_text()
     assert "/t/" in link
+    assert host.locator("[data-testid=local-link]").count() == 1  # 127.0.0.1 reaches nobody else: said
     assert host.locator("[data-testid=seeded]").count() == 0  # the server drew the seed: no "seeded deals"
     shot(host, "friends-01-host-lobby")
 
@@ -1184,6 +1185,7 @@ def test_the_invite_link_names_the_address_friends_can_reach(browser: Browser, s
         host.wait_for_function(
             "document.querySelector('#invite-link').textContent.startsWith('http://192.0.2.7:8765/t/')"
         )
+        assert host.locator("[data-testid=local-link]").count() == 0  # friends can reach this one
         assert not errors, errors
     finally:
         server.app.state.invite = None

@@ -608,7 +608,10 @@ export function mountTable(root, code) {
       + rulesLine()
       + (st.drawer === "rules" ? rulesDrawer() : "")
       + `<p>${t(seated && st.seat !== info.host_seat ? "lobby.invite.guest" : "lobby.invite")}</p>`
-      + `<div class="invite"><code id="invite-link">${escapeHtml(link)}</code><button class="btn small secondary" data-cmd="copy">${t("lobby.copy")}</button></div>`
+      + `<div class="invite"><code id="invite-link">${escapeHtml(link)}</code><button class="btn small secondary" data-cmd="copy">${t("lobby.copy")}</button>`
+      + (navigator.share ? `<button class="btn small secondary" data-cmd="share">${t("lobby.share")}</button>` : "") + `</div>`
+      // a link naming this machine itself reaches nobody else: say so, and what to do
+      + (/^https?:\/\/(localhost|127\.|\[::1\])/.test(link) ? `<p class="warn-note" data-testid="local-link">${t("lobby.local")}</p>` : "")
       + `${nameField}<div class="seats">${seats}</div>${footer}</div>`;
   }
 
@@ -647,7 +650,9 @@ export function mountTable(root, code) {
       if (drawer) focusInto(drawer); // on its Close button
     }
     else if (cmd === "close") closeDrawer();
-    else if (cmd === "invite" || cmd === "copy") {
+    else if (cmd === "share") {
+      try { await navigator.share({ title: "opentrix", text: t("lobby.invite"), url: inviteLink() }); } catch { /* dismissed */ }
+    } else if (cmd === "invite" || cmd === "copy") {
       const link = inviteLink();
       try { await navigator.clipboard.writeText(link); toast(t("lobby.copied")); } catch { toast(link, 6000); }
     } else if (cmd === "take") {
