@@ -42,3 +42,22 @@ def test_assembled_views_equal_each_seats_own_view(rules: Rules) -> None:
         else:
             match.apply(rng.choice(match.legal_actions()))
     assert states > 50
+
+
+def test_the_table_says_what_each_seats_captures_cost_so_far() -> None:
+    """Ltoosh: after the first trick its taker shows -15; nothing outside a trick contract's play."""
+    from opentrix import Match, Rules
+    from opentrix import actions as A
+    from opentrix.server.table import deal_points
+
+    m = Match(Rules.preset("classic"), seed=3)
+    assert deal_points(m) is None  # the king is choosing
+    m.apply(A.choose("ltoosh"))
+    assert deal_points(m) == [0, 0, 0, 0]
+    for _ in range(4):
+        m.apply(m.legal_actions()[0])
+    taker = m.deal.tricks.index(1)
+    assert deal_points(m) == [-15 if s == taker else 0 for s in range(4)]
+    trix = Match(Rules.preset("classic"), seed=3)
+    trix.apply(A.choose("trix"))
+    assert deal_points(trix) is None  # Trix scores by places, at the end

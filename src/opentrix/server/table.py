@@ -23,7 +23,8 @@ from typing import Any, TypeVar
 
 from .. import actions as A
 from ..bots import Bot, make_bot
-from ..deal import Phase
+from ..contracts import Contract
+from ..deal import Phase, score_deal
 from ..errors import IllegalAction
 from ..match import Match
 from ..record import Record
@@ -131,6 +132,15 @@ class SeatState:
 def rules_for(preset: str, **options: Any) -> Rules:
     """A preset with the table's options (doubling, partnership, complex, kingdoms) on top."""
     return Rules.preset(preset, **{k: v for k, v in options.items() if v is not None})
+
+
+def deal_points(match: Match) -> list[int] | None:
+    """What each seat's captures cost so far in the trick contract being played, doubling included
+    (public: the captured cards and tricks are on the table), so the badges can say it; None outside."""
+    deal = match.deal
+    if deal is None or deal.phase != Phase.PLAY or deal.contract == Contract.TRIX or match.phase != Phase.PLAY:
+        return None
+    return list(score_deal(deal))
 
 
 def seed_facts(seed: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -798,6 +808,7 @@ class Table:
             "tiebreak": self.rules.tiebreak if m.tiebreak_deal or m.kingdoms_total > self.rules.kingdoms else None,
             "spectators": len(self.spectators),
             "rematch": None if self.rematch_code is None else {"code": self.rematch_code, "seat": self._rematch_by},
+            "deal_points": deal_points(m),
         }
 
     def _update(self, event: dict[str, Any] | None, seat: int | None, info: str, view_json: str, resync: bool) -> str:

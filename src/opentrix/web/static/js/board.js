@@ -28,6 +28,8 @@ function playerHTML(scene, seat) {
   const cls = ["player", `seat-${pos}`, p.isTurn ? "turn" : "", p.away ? "away" : ""].join(" ");
   const meta = [];
   if (scene.contract && scene.contract !== "trix" && p.tricks !== undefined) meta.push(t("table.tricks", { n: p.tricks }));
+  // what the cards taken so far cost (the mini cards under the name say which): a newcomer sees the price
+  if (p.points) meta.push(`<bdi dir="ltr" class="pts ${p.points < 0 ? "neg" : "pos"}" title="${escapeHtml(t("table.points.title"))}">${p.points > 0 ? "+" : ""}${p.points}</bdi>`);
   if (p.outPlace) meta.push(t("table.out", { n: p.outPlace }));
   const crown = (p.isKing ? `<span class="crown" role="img" aria-label="${escapeHtml(t("a11y.king"))}">♛</span>` : "");
   const status = p.status ? `<div class="status">${escapeHtml(p.status)}</div>` : "";

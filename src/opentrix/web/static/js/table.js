@@ -313,6 +313,7 @@ export function mountTable(root, code) {
         handCount: v.hand_sizes[s],
         legal: s === st.seat && v.phase === "play" ? legalCards : null,  // bright while a dialog asks something else
         tricks: inDeal ? v.tricks_taken[s] : undefined,
+        points: inDeal && st.info.deal_points ? st.info.deal_points[s] : 0,
         taken: inDeal ? penaltyCards(v.contract, v.taken[s]) : [],
         doubled: inDeal ? v.doubled.filter(([h]) => h === s).map(([, c]) => c) : [],
         outPlace: v.out.indexOf(s) + 1,
