@@ -273,14 +273,15 @@ export function mountTable(root, code) {
     }
     if (st.info.spectators) parts.push(`<span class="chip">${t("table.spectators", { n: st.info.spectators })}</span>`);
     parts.push(seededChip());
-    parts.push(`<span class="spacer"></span>`);
-    parts.push(`<button class="btn small ghost" data-cmd="invite">${t("table.invite")}</button>`);
-    parts.push(`<button class="btn small ghost" data-cmd="rules">${t("table.rules")}</button>`);
+    // the buttons as one group, which wraps to a row of its own rather than leaving one behind
+    const buttons = [`<button class="btn small ghost" data-cmd="invite">${t("table.invite")}</button>`,
+      `<button class="btn small ghost" data-cmd="rules">${t("table.rules")}</button>`];
     if (v.contract !== "trix") { // Trix has no tricks; before the first one is taken there is none to show
       const none = v.last_trick.length === 0 ? " disabled" : "";
-      parts.push(`<button class="btn small ghost" data-cmd="last"${none}>${t("table.lasttrick")}</button>`);
+      buttons.push(`<button class="btn small ghost" data-cmd="last"${none}>${t("table.lasttrick")}</button>`);
     }
-    parts.push(`<button class="btn small secondary" data-cmd="scores">${t("table.scores")}</button>`);
+    buttons.push(`<button class="btn small secondary" data-cmd="scores">${t("table.scores")}</button>`);
+    parts.push(`<span class="bar-buttons">${buttons.join("")}</span>`);
     return `<div class="statusbar">${parts.join("")}</div>`;
   }
 
