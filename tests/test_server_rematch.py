@@ -40,7 +40,7 @@ async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServe
     # Everyone at the old table sees where the match went on; the new token seats Lina there.
     update = next(m for m in me.messages if m["type"] == "update" and m["table"]["rematch"] is not None)
     assert update["event"]["kind"] == "rematch"
-    assert update["table"]["rematch"] == {"code": msg["code"], "seat": 0}
+    assert update["table"]["rematch"] == {"code": msg["code"], "seat": 0, "players": [0]}
     await me.close()
     again = await Player.join(server.ws_base, msg["code"], msg["token"])
     assert again.seat == 0
@@ -50,7 +50,7 @@ async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServe
     # Put away, the finished match still shows where it went on (its seat tokens are not kept).
     await asyncio.to_thread(server.put_away, t["id"])
     stored = server.info(t["id"])
-    assert stored["stored"] is True and stored["rematch"] == {"code": msg["code"], "seat": 0}
+    assert stored["stored"] is True and stored["rematch"] == {"code": msg["code"], "seat": 0, "players": [0]}
     assert msg["token"] not in str(stored)
     assert stored["deals_dealt"] >= 5 and "deal_number" not in stored  # a count, unlike the view's number
     # Joining or starting it says the match is over, not that there is no such table.
@@ -138,6 +138,7 @@ async def test_a_seat_a_bot_took_over_stays_a_bot(tmp_path: Any) -> None:
         msg = await told_rematch(lina)
         new = server.info(msg["code"])
         assert new["status"] == "playing" and new["seats"][1]["kind"] == "bot"
+        assert server.info(t["id"])["rematch"]["players"] == [0]  # so his old page offers him only to watch
         # at the level that stood in for him, not the one the host chose for the open seat he took
         assert new["seats"][1]["level"] == server.settings.substitute_level != "easy"
         await lina.close()

@@ -669,7 +669,7 @@ class Table:
         self.rematch_code, self._rematch_tokens, self._rematch_by = code, tokens, by
         self._broadcast({"kind": "rematch", "code": code, "seat": by})
         try:  # kept with the finished match, so its page shows the way on once the table is put away
-            options = {**self.options, REMATCH: {"code": code, "seat": by}}
+            options = {**self.options, REMATCH: {"code": code, "seat": by, "players": sorted(tokens)}}
             await self.store.run(self.store.storage.set_options, self.id, options)
         except Exception:
             log.exception("table %s: could not store where the rematch is", self.id)
@@ -807,7 +807,10 @@ class Table:
             # the tiebreak under way, if the regular deals ended with a tie for the lead
             "tiebreak": self.rules.tiebreak if m.tiebreak_deal or m.kingdoms_total > self.rules.kingdoms else None,
             "spectators": len(self.spectators),
-            "rematch": None if self.rematch_code is None else {"code": self.rematch_code, "seat": self._rematch_by},
+            # who asked, and the seats of the players who have a seat there (bots took the others)
+            "rematch": None
+            if self.rematch_code is None
+            else {"code": self.rematch_code, "seat": self._rematch_by, "players": sorted(self._rematch_tokens)},
             "deal_points": deal_points(m),
         }
 

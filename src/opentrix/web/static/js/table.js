@@ -560,7 +560,7 @@ export function mountTable(root, code) {
     // A player of the old table holds a seat there: its token came (saved), or, if it never reached
     // this browser (away when the rematch was made), his token here takes his seat there too.
     const old = savedSeat(code);
-    const mine = Boolean(savedSeat(re.code)) || Boolean(old);
+    const mine = Boolean(savedSeat(re.code)) || Boolean(old && (re.players || []).includes(old.seat));
     const carry = !savedSeat(re.code) && old ? `#seat=${old.seat}&token=${encodeURIComponent(old.token)}` : "";
     const asked = re.seat === st.seat ? "" : `<p data-testid="rematch-asked">${escapeHtml(t("dlg.rematch.asked", { name: `\u2068${seatName(re.seat)}\u2069` }))}</p>`;
     return mine
