@@ -836,20 +836,33 @@ def test_no_penalty_card_is_dumped_on_the_partners_trick(double_queen: bool) -> 
 
 
 def test_the_rules_of_thumb_double_the_same_cards_everywhere() -> None:
-    """One answer (``policy.doubles``) behind basic, the rollouts and the reading of others' answers."""
-    import random
-
-    from opentrix.bots.policy import doubles, wants_double
-    from opentrix.deal import DOUBLABLE_IN, deal_hands
+    """One answer (``policy.doubles``) behind basic at the table, the rollouts' prelude and the
+    reading of others' answers: basic's own doubling decisions agree with it, card for card."""
+    from opentrix.bots.policy import doubles
+    from opentrix.bots.simulate import drive_prelude
+    from opentrix.deal import DOUBLABLE_IN
 
     rules = Rules.preset("denexa")
-    for i in range(200):
-        hands = deal_hands(random.Random(i))
-        for contract in (Contract.KING_OF_HEARTS, Contract.QUEENS):
-            for hand in hands:
-                offered = hand & DOUBLABLE_IN[int(contract)]
-                want = doubles(rules, int(contract), hand, offered)
-                assert want == sum(1 << c for c in cards_of(offered) if wants_double(rules, int(contract), hand, c))
+    asked = 0
+    for seed in range(60):
+        for contract in ("king_of_hearts", "queens"):
+            m = Match(rules, seed=seed)
+            m.apply(A.choose(contract))
+            sim = m.deal.copy()  # type: ignore[union-attr]
+            drive_prelude(sim)
+            while m.phase == Phase.DOUBLE:
+                seat = m.turn
+                assert seat is not None
+                hand = m.deal.hands[seat]  # type: ignore[union-attr]
+                want = doubles(
+                    rules, int(Contract.parse(contract)), hand, hand & DOUBLABLE_IN[int(Contract.parse(contract))]
+                )
+                action = BasicBot(seed=1).act(view(m, seat), m.legal_actions())
+                assert action == (A.double_mask(want) if want else A.NO_DOUBLE), (seed, contract, seat)
+                asked += 1
+                m.apply(action)
+            assert m.deal.doubled == sim.doubled  # type: ignore[union-attr]
+    assert asked > 60
 
 
 def test_the_posteriors_defaults_are_the_strong_bots() -> None:

@@ -183,6 +183,10 @@ def test_action_masks_and_the_info_of_a_finished_deal() -> None:
         obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert info["contract"] == "queens" and info["deal_scores"] == env.match.deals[-1].scores
     assert not env.action_masks().any()  # the episode is over
+    obs, _ = env.reset(seed=2)
+    obs, _, done, _, info = env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))  # an illegal move ends it
+    assert done and "illegal_action" in info
+    assert not obs["action_mask"].any() and not env.action_masks().any()  # nothing is legal after the end
 
 
 def test_in_partnership_the_learner_is_paid_its_teams_score() -> None:

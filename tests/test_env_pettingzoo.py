@@ -11,6 +11,7 @@ from pettingzoo.test import api_test, seed_test
 from opentrix import Match, Rules, view
 from opentrix import actions as A
 from opentrix.cards import FULL_DECK
+from opentrix.deal import Phase
 from opentrix.env import trix_v0
 from opentrix.env.knowledge import Knowledge
 from opentrix.env.observation import LAYOUT, OBS_SIZE, encode
@@ -327,17 +328,25 @@ def test_every_observation_lies_in_the_space_even_with_outsized_points() -> None
 
 
 def test_a_tiebreak_kingdoms_deals_are_flagged_as_tiebreak() -> None:
-    import dataclasses
-
-    from opentrix.deal import Phase
-
+    """One-kingdom matches played at random until one ties and plays an extra kingdom: the flag is set
+    exactly for the deals of that kingdom (its last deal's end too), not for the regular last deal."""
     rules = Rules.preset("classic", tiebreak="extra_kingdom", kingdoms=1)
-    m = Match(rules, seed=1)
-    v = view(m, 0)
     flag = LAYOUT["tiebreak"].start
-    assert encode(v, Knowledge())[flag] == 0
-    during = dataclasses.replace(v, kingdom=1)  # the kingdom after the rules' last: a tiebreak kingdom
-    assert encode(during, Knowledge())[flag] == 1
-    ended = dataclasses.replace(v, kingdom=1, phase=Phase.MATCH_OVER)  # a regular last kingdom is done
-    assert encode(ended, Knowledge())[flag] == 0
-    assert encode(dataclasses.replace(ended, kingdom=2), Knowledge())[flag] == 1
+    for seed in range(2000):
+        m, rng = Match(rules, seed=seed), random.Random(seed)
+        kingdom_of_deal, seen = 0, set()
+        while True:
+            if m.phase == Phase.CHOOSE_CONTRACT:
+                kingdom_of_deal = m.kingdom
+            expected = kingdom_of_deal >= rules.kingdoms or m.tiebreak_deal
+            assert encode(view(m, 0), Knowledge())[flag] == expected, (seed, m.phase, m.kingdom)
+            seen.add(expected)
+            if m.phase == Phase.MATCH_OVER:
+                break
+            if m.phase == Phase.DEAL_OVER:
+                m.start_deal()
+                continue
+            m.apply(rng.choice(m.legal_actions()))
+        if seen == {False, True}:
+            return  # a match with a tiebreak kingdom was checked through
+    raise AssertionError("no tied match in 2,000 seeds")

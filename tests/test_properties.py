@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from opentrix import actions as A
-from opentrix.cards import FULL_DECK, KING_OF_HEARTS, card_name
+from opentrix.cards import FULL_DECK, KING_OF_HEARTS, card_name, cards_of
 from opentrix.contracts import Contract
 from opentrix.deal import Deal, Phase
 from opentrix.match import Match
@@ -317,6 +317,8 @@ def test_deal_copy_is_independent_and_replays_alike(seed: int, contract: Contrac
             assert (d.hands, d.plays, d.turn, d.trick) == before
         la = d.legal_actions()
         assert la == sorted(la)
+        if d.phase == Phase.PLAY:  # the inlined card list and the mask (``trick_legal``) agree exactly
+            assert [x for x in la if x < 52] == cards_of(d.legal_mask())
         a = la[rng.randrange(len(la))]
         if a < 52 or a == A.PASS:
             assert d.legal_mask() >> a & 1 if a < 52 else d.legal_mask() == 0

@@ -427,3 +427,20 @@ def test_the_network_address_is_found_without_sending_anything() -> None:
     assert given is False and base == (None if address is None else f"http://{address}:8000")
     assert public_base(None, "127.0.0.1", 8000) == (None, False)  # this machine only: nobody else to invite
     assert public_base("https://trix.example.org/", "127.0.0.1", 8000) == ("https://trix.example.org", True)
+
+
+def test_a_network_address_the_server_found_is_told_to_its_own_browser_only(server: LiveServer) -> None:
+    """Behind a proxy or in a container, the address ``--host 0.0.0.0`` found is an inner one: the page
+    on this machine needs it for its invite link; nobody else has any use for it."""
+    server.app.state.invite = {"base": "http://192.0.2.7:8765", "always": False}
+    try:
+        mine = httpx.get(f"{server.base}/api/options", timeout=10).json()
+        assert mine["invite"] == {"base": "http://192.0.2.7:8765", "always": False}
+        # a client elsewhere, as a proxy on this machine names it (uvicorn trusts 127.0.0.1's header)
+        theirs = httpx.get(f"{server.base}/api/options", headers={"X-Forwarded-For": "203.0.113.5"}, timeout=10)
+        assert theirs.json()["invite"] is None
+        server.app.state.invite = {"base": "https://trix.example.org", "always": True}  # --public-url: public
+        theirs = httpx.get(f"{server.base}/api/options", headers={"X-Forwarded-For": "203.0.113.5"}, timeout=10)
+        assert theirs.json()["invite"]["base"] == "https://trix.example.org"
+    finally:
+        server.app.state.invite = None

@@ -281,6 +281,7 @@ def check_no_hidden_cards(messages: list[dict[str, Any]], seat: int | None, reco
         v = msg["view"]
         if msg["table"]["status"] == "lobby":  # before the start nobody sees a card, nor the king
             assert v["hand"] is None and v["king"] is None and not card_strings(msg), msg
+            assert msg["table"]["timer"]["seat"] is None, msg  # the first turn is the king's: 7♥ holder
             checked += 1
             continue
         d = v["deal_number"]

@@ -124,6 +124,8 @@ async def test_lobby_invite_and_start(server: LiveServer) -> None:
     assert mine["seat"] == 0 and mine["hand"] is None and mine["legal_actions"] == []
     assert mine["king"] is None and mine["turn"] is None
     assert lobby_view["seat"] is None and lobby_view["hand"] is None and lobby_view["king"] is None
+    summary = httpx.get(f"{server.base}/api/tables/{code}", timeout=10).json()
+    assert summary["timer"]["seat"] is None  # nor through the table's facts (the king acts first)
     await host.close()
     # The friend cannot start; the host can, and bots fill the empty seats.
     r = httpx.post(f"{server.base}/api/tables/{code}/start", json={"token": "x"}, timeout=10)

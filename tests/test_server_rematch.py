@@ -42,6 +42,10 @@ async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServe
     assert update["event"]["kind"] == "rematch"
     assert update["table"]["rematch"] == {"code": msg["code"], "seat": 0, "players": [0]}
     await me.close()
+    # While the finished table is still loaded, joining or starting it is a conflict too (409), as after.
+    for what, body in (("join", {"name": "Late"}), ("start", {"token": t["token"]})):
+        r = httpx.post(f"{server.base}/api/tables/{t['id']}/{what}", json=body, timeout=10)
+        assert r.status_code == 409 and "is over" in r.json()["error"], (what, r.text)
     again = await Player.join(server.ws_base, msg["code"], msg["token"])
     assert again.seat == 0
     await again.until(lambda m: m["type"] == "update")

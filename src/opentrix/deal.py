@@ -134,7 +134,9 @@ def trick_legal(hand: int, lead: int, ban: bool, discard_king: bool) -> int:
 
     Follow suit when you can; void, the K♥ must go first where ``discard_king`` (the rule, in a
     contract that counts it) says so; leading, no heart under ``ban`` while another suit is left.
-    Bots replaying what others did on guessed hands ask the same question, so it lives here once.
+    ``Deal.legal_mask`` and the bots replaying what others did on guessed hands ask it; only
+    ``Deal.legal_actions``, the hot path of every search, keeps an inlined copy
+    (``tests/test_properties.py`` checks that the two agree).
     """
     if lead >= 0:
         follow = hand & SUIT_MASKS[lead // 13]

@@ -154,7 +154,7 @@ def plot(doc: dict[str, Any], path: Path) -> None:
     # half-written chart (nor destroys the one an earlier run left)
     target = path.resolve()  # through a link, as writing the path itself would go
     part = target.with_name(f".{target.name}.part")
-    fmt = path.suffix[1:].lower() or None
+    fmt = path.suffix[1:].lower() or str(matplotlib.rcParams["savefig.format"])  # the .part would hide it
     try:
         try:
             fig.savefig(part, dpi=110, format=fmt)

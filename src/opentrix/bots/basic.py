@@ -105,8 +105,10 @@ def _trick_reason(card: int, trick: list[int], pen: int, gift: int, partner: boo
     if not trick:
         return f"lead {sym}: the lead least likely to win a costly trick"
     if card // 13 != trick[0] // 13:
-        if partner:
+        if partner and not pen >> card & 1:
             return f"void while the partner wins this trick: discard {sym}, nothing our team would pay for"
+        if partner:
+            return f"void while the partner wins this trick, and every card left costs: {sym} costs least"
         if gift >> card & 1:
             return f"void: give away the doubled {sym} on someone else's trick"
         if pen >> card & 1:

@@ -179,7 +179,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
             if self.illegal == "raise":
                 raise error
             self._done = True
-            obs, info = self._obs_info()
+            obs, info = self._obs_info()  # the match never saw the action: nothing is legal any more
             info["illegal_action"] = str(error)
             return obs, self.illegal_reward, True, False, info
         match.apply(int(action))
@@ -193,6 +193,8 @@ class TrixGymEnv(gym.Env[Obs, int]):
     def action_masks(self) -> np.ndarray:
         """The legal actions now as booleans (what sb3-contrib's ``MaskablePPO`` asks for); all False
         once the episode is over."""
+        if self._done:
+            return np.zeros(A.NUM_ACTIONS, dtype=bool)
         return action_mask(view(self.match, self.seat)).astype(bool)
 
     def render(self) -> str | None:
@@ -242,7 +244,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
 
     def _obs_info(self) -> tuple[Obs, dict[str, Any]]:
         v = view(self.match, self.seat)
-        mask = action_mask(v)
+        mask = action_mask(v) if not self._done else np.zeros(A.NUM_ACTIONS, dtype=np.int8)
         obs = {"observation": encode(v, self._knowledge), "action_mask": mask}
         info: dict[str, Any] = {"action_mask": mask, "totals": v.totals, "deal_number": v.deal_number}
         if self.rules.partnership:

@@ -96,10 +96,12 @@ OBS_HIGH[LAYOUT["deal_number"]] = np.inf
 
 
 def _in_tiebreak_kingdom(v: View) -> bool:
-    """An ``extra_kingdom`` tiebreak is under way (the kingdom count passes the rules' only then; at
-    the match's end a regular last kingdom has also moved it on, by one)."""
-    k = v.rules.kingdoms
-    return v.kingdom > k or (v.kingdom == k and v.phase != Phase.MATCH_OVER)
+    """The deal shown belongs to an ``extra_kingdom`` tiebreak. Once a deal that ends its kingdom is
+    over, the count has moved on (and every contract is available again): that deal is the one before."""
+    kingdom = v.kingdom
+    if v.phase >= Phase.DEAL_OVER and v.thrown_in is None and len(v.available_contracts) == len(v.rules.contracts):
+        kingdom -= 1
+    return kingdom >= v.rules.kingdoms
 
 
 def encode(v: View, know: Knowledge, out: np.ndarray | None = None) -> np.ndarray:

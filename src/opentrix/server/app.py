@@ -38,6 +38,13 @@ def _bad(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _loopback(conn: Request | WebSocket) -> bool:
+    try:
+        return ipaddress.ip_address(conn.client.host if conn.client else "").is_loopback
+    except ValueError:
+        return False
+
+
 def _address(conn: Request | WebSocket) -> str:
     """Whom a limit counts against: the client's address, an IPv6 one by its /64 (one household or
     machine is handed a whole /64, and must not get 2**64 separate limits)."""
@@ -179,7 +186,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return _bad(str(exc))
+        return _bad(str(exc), exc.status)
 
     @app.exception_handler(Busy)
     async def busy(_request: Request, _exc: Busy) -> JSONResponse:
@@ -225,10 +232,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.invite = None  # set by ``opentrix serve`` once it listens: {"base": URL, "always": bool}
 
     @app.get("/api/options")
-    async def options() -> dict[str, Any]:
+    async def options(request: Request) -> dict[str, Any]:
         """The presets and bot levels, and the address invite links should name, where the server
-        knows a better one than the page's own (a page opened on 127.0.0.1 would invite nobody)."""
-        return {"presets": list(PRESETS), "levels": table_levels(), "invite": app.state.invite}
+        knows a better one than the page's own (a page opened on 127.0.0.1 would invite nobody). A
+        network address the server found itself is told to this machine's own browser only."""
+        invite = app.state.invite
+        if invite is not None and not invite["always"] and not _loopback(request):
+            invite = None
+        return {"presets": list(PRESETS), "levels": table_levels(), "invite": invite}
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:

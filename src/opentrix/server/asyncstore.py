@@ -18,6 +18,20 @@ from .storage import Storage, StorageError
 T = TypeVar("T")
 
 
+def _failure(e: BaseException) -> StorageError:
+    """The store's failure as each waiting table's own error (one shared object would tangle their
+    tracebacks), its cause kept."""
+    error = StorageError(str(e))
+    error.__cause__ = e
+    return error
+
+
+def _settle(batch: list[tuple[tuple[str, int, int, int], asyncio.Future[None]]]) -> None:
+    for _, fut in batch:
+        if not fut.done():
+            fut.set_result(None)
+
+
 class AsyncStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
@@ -44,29 +58,40 @@ class AsyncStore:
             try:
                 await self.run(self.storage.append_actions, rows)
             except Exception as e:
-                if len(batch) == 1 or not isinstance(e, StorageError):
-                    # The store itself failed (locked past its timeout, unreachable): every row would
-                    # fail alike, each after the same wait, so all are told at once.
-                    failure = e if isinstance(e, StorageError) else StorageError(str(e))
-                    for _, fut in batch:
-                        if not fut.done():
-                            fut.set_exception(failure)
+                refused = e
+                if not isinstance(e, StorageError):
+                    # The store itself failed (locked past its timeout, a dropped connection): the whole
+                    # batch is tried once more, then every row told at once; row by row, each would
+                    # have waited the same timeout again.
+                    try:
+                        await self.run(self.storage.append_actions, rows)
+                    except Exception as again:
+                        refused = again
+                    else:
+                        _settle(batch)
+                        continue
+                    if not isinstance(refused, StorageError):
+                        for _, fut in batch:
+                            if not fut.done():
+                                fut.set_exception(_failure(refused))
+                        continue
+                if len(batch) == 1:
+                    if not batch[0][1].done():
+                        batch[0][1].set_exception(refused)
                     continue
                 # The store refused a row (an index taken, a table another server took over): one bad
                 # row must not sink the others, so they are tried one by one.
                 for row, fut in batch:
                     try:
                         await self.run(self.storage.append_actions, [row])
-                    except Exception as e:
+                    except Exception as one:
                         if not fut.done():
-                            fut.set_exception(e if isinstance(e, StorageError) else StorageError(str(e)))
+                            fut.set_exception(one if isinstance(one, StorageError) else _failure(one))
                     else:
                         if not fut.done():
                             fut.set_result(None)
                 continue
-            for _, fut in batch:
-                if not fut.done():
-                    fut.set_result(None)
+            _settle(batch)
 
     async def drain(self) -> None:
         """Wait until every action handed to ``append`` so far is committed (or refused)."""

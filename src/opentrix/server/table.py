@@ -55,7 +55,16 @@ def token_hash(token: str) -> str:
 
 
 class TableError(Exception):
-    """A request the table refuses (seat taken, wrong token, not the host…); the text is for the user."""
+    """A request the table refuses (seat taken, wrong token, not the host…); the text is for the user.
+    ``status`` is the HTTP status an API request answers with."""
+
+    status = 400
+
+
+class MatchOver(TableError):
+    """A lobby request (join, start) for a match that is over: a conflict with the table's state."""
+
+    status = 409
 
 
 STOPPED = "this table was just put away (nobody had it open); please open it again"
@@ -570,7 +579,7 @@ class Table:
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Take an open seat in the lobby; returns the seat and its secret token."""
         if self.status == "finished":
-            raise TableError("the match is over; you can look through it")
+            raise MatchOver("the match is over; you can look through it")
         if self.status != "lobby":
             raise TableError("the match has already started; you can watch it")
         free = [s.seat for s in self.seats if s.kind == "open"]
@@ -612,8 +621,10 @@ class Table:
         """The host starts the match; bots fill the empty seats."""
         if self.seat_of_token(token) != self.host_seat:
             raise TableError("only the host can start the match")
+        if self.status == "finished":
+            raise MatchOver("the match is over")
         if self.status != "lobby":
-            raise TableError("the match is over" if self.status == "finished" else "the match has already started")
+            raise TableError("the match has already started")
         for s in self.seats:
             if s.kind == "open":
                 s.kind = "bot"
@@ -801,7 +812,12 @@ class Table:
             "options": {k: v for k, v in self.options.items() if k != HEIRS},
             **seed_facts(self.seed, self.options),
             "preset": self.rules.preset_name,
-            "timer": {"seat": m.turn, "remaining": remaining, "total": self.options.get("timer") or 0},
+            # whose turn it is, but not in the lobby: the first deal's first turn is its king's, the 7♥'s holder
+            "timer": {
+                "seat": m.turn if self.status != "lobby" else None,
+                "remaining": remaining,
+                "total": self.options.get("timer") or 0,
+            },
             "ready": sorted(self._ready) if m.phase == Phase.DEAL_OVER else [],
             "next_deal_in": self._next_deal_in(),
             # the tiebreak under way, if the regular deals ended with a tie for the lead

@@ -29,7 +29,7 @@ const STRINGS = {
     "table.deal": "Deal {n}", "table.kingdom": "Kingdom {n} of {of}", "table.tiebreak": "Tiebreak deal",
     "table.scores": "Scores", "table.lasttrick": "Last trick", "table.close": "Close", "table.spectators": "{n} watching",
     "table.turn.you": "Your turn", "table.turn.other": "{name} to play", "table.tricks": "{n} tricks", "table.tricks.one": "1 trick",
-    "table.pass": "Pass", "table.out": "out #{n}", "table.cardsleft": "{n} cards", "table.waiting": "Waiting…",
+    "table.pass": "Pass", "table.out": "out #{n}", "table.cardsleft": "{n} cards", "table.cardsleft.one": "1 card", "table.waiting": "Waiting…",
     "why.follow": "You must follow suit: play a {suit}.", "why.kinghearts": "You cannot follow suit, so you must discard K♥.",
     "why.hearts": "You may not lead a heart while you hold another suit.",
     "why.place": "{card} does not fit the layouts yet. You can place {cards}.", "why.noplace": "None of your cards fits the layouts: pass.",
