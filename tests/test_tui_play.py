@@ -6,6 +6,7 @@ import io
 import json
 import random
 import time
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -283,8 +284,9 @@ async def test_claiming_a_trix_throw_in() -> None:
         await settle(app, pilot)
         screen = screen_text(app)
         assert "Your hand allows a redeal (you hold all four 2s): claim it, or play on?" in screen
-        assert "[1 claim a redeal]" in screen and "2 play on" in screen
-        await pilot.press("1")
+        # "play on" first and selected: an Enter meant for something else never claims
+        assert "[1 play on]" in screen and "2 claim a redeal" in screen
+        await pilot.press("2")
         await settle(app, pilot)
         screen = screen_text(app)
         assert "You claimed a redeal: the same king deals again." in screen
@@ -340,7 +342,7 @@ async def test_sixteen_doubling_answers_fit_and_take_a_typed_number() -> None:
         opts = choices(v, Glyphs())
         assert len(opts) == 16
         screen = screen_text(app)
-        assert "Type a number, then Enter." in screen and "16 no double" in screen
+        assert "Type a number, then Enter." in screen and "[1 no double]" in screen
         await pilot.press("k", "h", "space", "q", "z", "enter")
         lines = screen_text(app).splitlines()
         assert any(line.startswith("'qz' is not a card: type the cards to double") for line in lines)
@@ -457,12 +459,12 @@ async def test_a_dealt_king_of_hearts_redeal_declined_then_claimed() -> None:
                 await type_text(pilot, "n")
                 await settle(app, pilot)
                 assert "Double K♥? If another player takes it" in screen_text(app)
-                await pilot.press("1")
+                await pilot.press("2")
                 await settle(app, pilot)
                 assert "doubled K♥ (You)" in " ".join(screen_text(app).split())
                 assert s.view().phase == Phase.PLAY and s.match.deals[-1].thrown_in is None
                 continue
-            await pilot.press("1")
+            await pilot.press("2")
             await settle(app, pilot)
             screen = screen_text(app)
             assert "You claimed a redeal: the same king deals again." in screen
@@ -661,7 +663,7 @@ async def test_doubling_lists_the_cards_in_the_hand_order() -> None:
         words = " ".join(screen_text(app).split())
         assert "Hand ♠ Q 7 ♥ K 7 6 ♦ K Q 6 2 ♣ Q 10 9 2" in words
         assert "Double which of Q♠, K♥, Q♦, Q♣?" in words
-        assert "[1 Q♠] 2 K♥ 3 Q♦ 4 Q♣ 5 Q♠ K♥ 6 Q♠ Q♦" in words
+        assert "[1 no double] 2 Q♠ 3 K♥ 4 Q♦ 5 Q♣ 6 Q♠ K♥ 7 Q♠ Q♦" in words
 
 
 async def test_in_a_tall_terminal_the_typed_line_stays_under_the_question() -> None:
@@ -672,7 +674,7 @@ async def test_in_a_tall_terminal_the_typed_line_stays_under_the_question() -> N
         await pilot.press("2")
         await settle(app, pilot)
         lines = screen_text(app).splitlines()
-        question = max(i for i, line in enumerate(lines) if "16 no double" in line)
+        question = max(i for i, line in enumerate(lines) if " 16 " in line)  # the last answer's line
         entry = next(i for i, line in enumerate(lines) if line.startswith("> "))
         assert question < entry <= question + 2  # the message's row between them
         assert "scores" in lines[-1]  # the footer still at the bottom
@@ -789,6 +791,7 @@ def test_quitting_without_save_says_nothing_was_kept(monkeypatch: pytest.MonkeyP
     from opentrix import tui
 
     monkeypatch.setattr(PlayApp, "run", lambda self: None)  # quit at once, as Ctrl-Q would
+    monkeypatch.setattr(tui, "require_terminal", lambda command: None)  # pytest's input is no terminal
     out = io.StringIO()
     monkeypatch.setattr("sys.stdout", out)
     tui.play_terminal("classic", ["random"] * 3, 6, None)
@@ -903,3 +906,66 @@ async def test_the_tiebreak_deals_contract_is_named_as_the_tiebreak() -> None:
         words = " ".join(screen_text(app).split())
         assert "The tiebreak deal is King of Hearts: it is named for you." in words
         assert "left in your kingdom" not in words
+
+
+HIDDEN_DOUBLING_SEED = 345  # wikipedia, hidden doubling: Left is king, names Queens and doubles a queen; you hold one
+
+
+async def test_hidden_doubling_answers_stay_hidden_on_the_status_line() -> None:
+    """The status line said "Left doubles Q♠" while you were still asked: hidden answers show together."""
+    rules = Rules.preset("wikipedia", doubling_reveal="hidden")
+    app = PlayApp(PlaySession(rules, ["random"] * 3, seed=HIDDEN_DOUBLING_SEED), Glyphs(), pause=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        s = app.session
+        v = s.view()
+        assert v.phase == Phase.DOUBLE and v.to_act
+        left = [m for seat, m in s.match.deals[-1].answers if seat == 3]
+        assert left and left[0], "Left no longer doubles here: pick another seed"
+        screen = " ".join(screen_text(app).split())
+        assert "Left (random) has answered" in screen
+        assert "Left doubles" not in screen and "doubled Q" not in screen
+        await pilot.press("1")  # no double: then every answer shows, the queen Left doubled among them
+        await settle(app, pilot)
+        assert s.view().doubled and any(holder == 3 for holder, _ in s.view().doubled)
+
+
+def keys(text: str) -> list[str]:
+    return ["space" if ch == " " else ch for ch in text]
+
+
+async def test_a_long_answer_is_typed_whole_and_a_longer_one_refused_out_loud() -> None:
+    """Typing stopped silently at 16 keys, so "double qs kh qh qd qc" went in as three cards."""
+    app = complex_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")  # Complex
+        await settle(app, pilot)
+        await pilot.press(*keys("double qs kh qd qc"), "enter")  # 18 keys: more than the old limit
+        await settle(app, pilot)
+        assert app.session.match.deals[-1].answers[0] == (0, int(CardSet.parse("QS KH QD QC")))
+    app = complex_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        await pilot.press(*keys("kh " * 15))
+        assert len(app.typed) == 40
+        assert "as long as an answer gets" in " ".join(screen_text(app).split())
+        assert app.session.view().phase == Phase.DOUBLE  # nothing was sent
+
+
+def test_without_a_terminal_to_read_keys_from_the_client_says_so_and_exits() -> None:
+    """From a pipe or /dev/null the screen used to wait for keys forever (CliRunner's input is a pipe)."""
+    import typer
+
+    from opentrix.tui.commands import register
+
+    replay_cli = typer.Typer()
+    replay_cli.command("noop")(lambda: None)  # a second command, so that "replay" is a subcommand
+    register(replay_cli)
+    record = str(files("opentrix") / "examples" / "classic-full-match.json")
+    for app, args in ((cli_app, ["play", "--terminal", "--seed", "6"]), (replay_cli, ["replay", record])):
+        result = CliRunner().invoke(app, args, input="")
+        assert result.exit_code == 2, result.output
+        assert "reads keys from a terminal, and its input is not one" in result.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from importlib.resources import files
@@ -11,7 +12,7 @@ import pytest
 from rich.text import Text
 
 from opentrix import actions as A
-from opentrix.cards import Card
+from opentrix.cards import Card, CardSet
 from opentrix.contracts import Contract
 from opentrix.deal import Phase
 from opentrix.match import Match
@@ -23,6 +24,7 @@ from opentrix.tui.replay import NAME_WIDTH, build_replay, shown_name
 from opentrix.tui.session import SEAT_NAMES, phrase
 from opentrix.view import view
 
+SELF_CAPTURE = ("normal", "doubled", "doubled_leader_gains")
 EXAMPLES = files("opentrix") / "examples"
 LEVELS = ("medium", "random", "openspiel-ismcts", "strong-uniform")  # the longest bot names there are
 GLYPHS = (Glyphs(), Glyphs(ascii=True))
@@ -221,3 +223,39 @@ def test_declining_reads_as_declining() -> None:
     assert phrase(A.NO_CLAIM, g, third_person=True) == "does not claim a redeal"
     assert phrase(A.NO_DOUBLE, g, third_person=True) == "does not double"
     assert phrase(A.NO_DOUBLE, g) == "do not double"
+
+
+@pytest.mark.parametrize(
+    ("preset", "said"),
+    [
+        ("wikipedia", "he pays its plain value and nobody gains"),
+        ("denexa", "he pays twice and whoever led that trick earns its value"),
+        ("complex", "he pays twice and whoever led that trick earns its value"),
+        ("online", "he pays its plain value and nobody gains"),
+    ],
+)
+def test_the_rules_sheet_says_what_a_holder_pays_for_his_own_doubled_card(preset: str, said: str) -> None:
+    """The sheet said only what another taker pays, which misleads where the presets differ most."""
+    rules = Rules.preset(preset)
+    text = " ".join(render.doubling_help(rules, Glyphs()).split())
+    assert "whoever else takes it pays twice" in text and said in text
+    sheet = render.rules_help(view(Match(rules, seed=1), 0), Glyphs()).plain
+    assert said in " ".join(sheet.split())
+    if rules.partnership:
+        partner = "counts as if an opponent had" if rules.partner_capture == "as_other" else "the partner pays twice"
+        assert partner in text
+    said_of = {render.doubling_help(dataclasses.replace(rules, self_capture=o), Glyphs()) for o in SELF_CAPTURE}
+    assert len(said_of) == len(SELF_CAPTURE)  # each option is told apart
+
+
+def test_a_hand_with_only_a_pass_is_drawn_dim() -> None:
+    """Bold means playable: when you must pass in Trix no card is, though a card is asked for."""
+    hand = int(CardSet.parse("AS 9H 2D"))
+
+    def rank_styles(t: Text) -> dict[str, str]:
+        return {t.plain[sp.start : sp.end]: str(sp.style) for sp in t.spans if t.plain[sp.start : sp.end] in "A92"}
+
+    assert rank_styles(render.hand_bar(hand, Glyphs(), [], None, playing=True)) == {"A": "dim", "9": "dim", "2": "dim"}
+    # not your turn: the hand as it is, bold
+    assert rank_styles(render.hand_bar(hand, Glyphs(), [])) == {"A": "bold", "9": "bold", "2": "bold"}
+    assert rank_styles(render.hand_bar(hand, Glyphs(), [Card.AS]))["9"] == "dim"

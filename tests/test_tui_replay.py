@@ -138,6 +138,12 @@ async def test_a_saved_game_replays(tmp_path: Path) -> None:
     assert rp.names == ["You", "Right (random)", "Across (random)", "Left (random)"]
     assert rp.heads() == ["You", "Rgt", "Acr", "Lft"]
     assert rp.steps[-1].match.deals[-1].plays == s.match.deals[-1].plays
+    # the captions speak to you as the table did ("You name", not "You names")
+    captions = [step.caption for step in rp.steps]
+    assert captions[0] == "deal 0: You are king and name the contract"
+    assert captions[1] == "You name King of Hearts"
+    assert not [c for c in captions if "You names" in c or "You plays" in c or "You takes" in c]
+    assert "play 0: You play 2♠" in captions and any(c.startswith("play 1: Right (random) plays ") for c in captions)
     app = ReplayApp(rp, path.name)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("end")

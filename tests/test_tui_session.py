@@ -56,6 +56,9 @@ def test_contract_by_number_name_or_start() -> None:
         parse_input("7", v, G)
     with pytest.raises(InputError, match="not a contract you can name"):
         parse_input("hearts please", v, G)
+    # a contract of other rules is named as a player knows it, not by the record's id
+    with pytest.raises(InputError, match=r"^Complex is not played under these rules; choose one of: King of Hearts, "):
+        parse_input("complex", v, G)
 
 
 def test_a_played_contract_is_refused_with_the_engine_reason() -> None:
@@ -117,7 +120,9 @@ def test_doubling_answers() -> None:
     s.play(A.choose(Contract.QUEENS))
     v = s.view()
     assert v.phase == Phase.DOUBLE and v.to_act
-    assert [c.label for c in choices(v, G)] == ["double Q♠", "no double"]
+    # the answer that commits to nothing first, so that Enter on the selection never doubles by accident
+    assert [c.label for c in choices(v, G)] == ["no double", "double Q♠"]
+    assert parse_input("1", v, G) == A.NO_DOUBLE
     assert parse_input("n", v, G) == A.NO_DOUBLE
     assert parse_input("y", v, G) == A.double(Card.QS)
     assert parse_input("qs", v, G) == A.double(Card.QS)
@@ -378,6 +383,7 @@ def test_the_exit_line_names_a_seed_the_save_file_takes(
     path = tmp_path / "match.json"
     _play_to_the_next_deal(path, seed=11)
     monkeypatch.setattr(PlayApp, "run", lambda self: None)  # quit at once
+    monkeypatch.setattr("opentrix.tui.require_terminal", lambda command: None)  # pytest's input is no terminal
     play_terminal(None, None, None, path)
     out = capsys.readouterr().out
     assert out.startswith("seed 11: 1 deal finished,")  # one deal, not "1 deals"
@@ -406,6 +412,7 @@ def test_the_exit_line_is_about_the_match_under_way_after_another_began(
         started.append(self.session)
 
     monkeypatch.setattr(PlayApp, "run", play_one_and_start_another)
+    monkeypatch.setattr("opentrix.tui.require_terminal", lambda command: None)
     play_terminal("online", ["random"] * 3, 5, path)
     out = capsys.readouterr().out
     (new,) = started
@@ -465,6 +472,11 @@ def test_answers_that_do_not_fit_the_record_are_a_clear_error(tmp_path: Path) ->
     path.write_text(json.dumps({**json.loads(path.read_text()), "answers": []}))
     with pytest.raises(ValueError, match="stopped before its first card"):
         PlaySession.open(None, None, None, path)
+    # a record with no deal yet: the error is about the record, not about a "deal -1"
+    path.write_text(json.dumps({**good, "deals": [], "answers": "no claim"}))
+    with pytest.raises(ValueError, match="must be a list of answers") as refused:
+        PlaySession.open(None, None, None, path)
+    assert "deal -1" not in str(refused.value)
 
 
 @pytest.fixture

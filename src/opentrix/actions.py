@@ -86,6 +86,11 @@ def is_double(action: Action) -> bool:
     return action in _SET_OF_ACTION and action != NO_DOUBLE
 
 
+def is_doubling_answer(action: Action) -> bool:
+    """Any answer to the doubling question, ``NO_DOUBLE`` included."""
+    return action in _SET_OF_ACTION
+
+
 def doubled_cards(action: Action) -> tuple[int, ...]:
     """The cards a doubling answer doubles (empty for ``NO_DOUBLE``); ValueError for other actions."""
     try:

@@ -43,7 +43,7 @@ T = TypeVar("T")
 EVENTS_KEPT = 256
 WATCHING_EVERY = 2.0  # seconds between two messages telling the table how many are watching
 OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
-_DOUBLING_ACTIONS = frozenset(a for a in range(A.NUM_ACTIONS) if a == A.NO_DOUBLE or A.is_double(a))
+_DOUBLING_ACTIONS = frozenset(a for a in range(A.NUM_ACTIONS) if A.is_doubling_answer(a))
 
 
 def new_token() -> str:

@@ -29,6 +29,7 @@ def play_terminal(
     except ValueError as e:
         print(f"opentrix: {e}", file=sys.stderr)
         raise SystemExit(2) from None
+    require_terminal("play --terminal")
     glyphs = Glyphs(ascii=ascii_wanted() if ascii is None else ascii)
     app = PlayApp(session, glyphs, pause=pause)
     app.run()
@@ -59,4 +60,15 @@ def require_textual() -> None:
         raise SystemExit(1) from None
 
 
-__all__ = ["DEFAULT_PAUSE", "play_terminal", "require_textual"]
+def require_terminal(command: str) -> None:
+    """Exit with a reason when keys cannot be read: from a pipe or /dev/null the screen would wait forever."""
+    if not sys.stdin.isatty():
+        print(
+            f"opentrix: {command} reads keys from a terminal, and its input is not one "
+            "(a pipe or a file); run it in a terminal window",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+
+
+__all__ = ["DEFAULT_PAUSE", "play_terminal", "require_terminal", "require_textual"]

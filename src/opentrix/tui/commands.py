@@ -21,7 +21,7 @@ def replay(
     An invalid record is shown up to its first error, which is named as `opentrix verify` names it.
     """
     from ..record import NoDeals, RecordError
-    from . import require_textual
+    from . import require_terminal, require_textual
     from .glyphs import Glyphs, ascii_wanted
     from .replay import load_replay
 
@@ -40,6 +40,7 @@ def replay(
         raise typer.Exit(1) from None
     from .replay_app import ReplayApp
 
+    require_terminal("replay")
     ReplayApp(rp, file.name, glyphs).run()
     if rp.error is not None:
         typer.echo(f"{file}: invalid record: {glyphs.text(rp.error.located())}", err=True)

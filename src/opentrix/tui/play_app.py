@@ -51,6 +51,7 @@ TYPED_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyz♠♥♦♣_")
 ENTER_GRACE = 0.6
 
 MIN_SIZE = (60, 20)  # columns, rows: below this the table cannot be drawn whole
+MAX_TYPED = 40  # keys: the longest answer ("double kh, qs, qh, qd, qc", 25 keys) fits with room to spare
 NARROW = 80  # below this width the score panel cannot fit beside the table; Tab still shows the sheet
 CSS = """
 Screen { layout: vertical; }
@@ -210,7 +211,8 @@ class PlayApp(TrixApp):
         self.put("#scores", render.scores(v, SHORT_NAMES, max_rows=8))
         selected = self.selected_action(v)
         legal = [a for a in v.legal_actions if A.is_card(a)] if v.phase == Phase.PLAY else []
-        hand = render.hand_bar(int(v.hand or 0), self.g, legal, selected if selected in legal else None)
+        playing = v.phase == Phase.PLAY and v.to_act
+        hand = render.hand_bar(int(v.hand or 0), self.g, legal, selected if selected in legal else None, playing)
         self.put("#hand", Text("Hand ", style="dim") + hand)
         if self.session.save_error != self.save_error_told:
             self.save_error_told = self.session.save_error
@@ -425,7 +427,7 @@ class PlayApp(TrixApp):
             if s.bot_to_act() != seat:  # the state moved on meanwhile (it should not): ask again
                 continue
             problem = s.apply_bot(seat, action)
-            self.last_event = describe_action(seat, action, self.g)
+            self.last_event = self.told(seat, action)
             if problem:
                 self.say(problem)
             self.answer_forced()
@@ -434,6 +436,13 @@ class PlayApp(TrixApp):
         if self.message_until_turn:  # "'qs': it is not your turn" is wrong from now on
             self.say("")
             self.refresh_table()
+
+    def told(self, seat: int, action: int) -> str:
+        """A bot's action for the status line, as you may know it: under hidden doubling, that a seat
+        answered but not what (the view shows the doubled cards when play starts)."""
+        if A.is_doubling_answer(action) and self.session.match.rules.doubling_reveal == "hidden":
+            return f"{self.names[seat]} has answered"
+        return describe_action(seat, action, self.g)
 
     def submit(self, action: int) -> None:
         try:
@@ -461,9 +470,9 @@ class PlayApp(TrixApp):
         if event.key == "space" and self.typed:
             event.stop()
             event.prevent_default()
-            if not self.typed.endswith(" ") and len(self.typed) < 16:
+            if not self.typed.endswith(" ") and self.room_to_type():
                 self.typed += " "
-                self.refresh_table()
+            self.refresh_table()
             return
         ch = (event.character or "").lower()
         if not ch or ch not in TYPED_CHARS or event.key in ("space", "tab"):
@@ -480,9 +489,16 @@ class PlayApp(TrixApp):
                 self.say(f"there is no option {n}: choose 1 to {len(opts)}")
                 self.refresh_table()
             return
-        if len(self.typed) < 16:
+        if self.room_to_type():
             self.typed += ch
         self.refresh_table()
+
+    def room_to_type(self) -> bool:
+        """Whether one more key fits; a key that does not is refused out loud, never sent cut short."""
+        if len(self.typed) < MAX_TYPED:
+            return True
+        self.say(f"That is as long as an answer gets ({MAX_TYPED} keys): Enter sends it, Backspace edits it.")
+        return False
 
     def action_move(self, delta: int) -> None:
         v = self.session.view()

@@ -72,10 +72,15 @@ def hand_compact(mask: int, g: Glyphs, suits: Sequence[int] = (0, 1, 2, 3), sep:
     return parts
 
 
-def hand_bar(hand: int, g: Glyphs, legal: Sequence[int] = (), selected: int | None = None) -> Text:
-    """Your hand by suit, high to low; playable cards bold, the others dim, the selected one in brackets."""
+def hand_bar(
+    hand: int, g: Glyphs, legal: Sequence[int] = (), selected: int | None = None, playing: bool | None = None
+) -> Text:
+    """Your hand by suit, high to low; playable cards bold, the others dim, the selected one in brackets.
+
+    ``playing`` (by default: some card is legal) says a card is asked for now; when it is and none is
+    legal (you must pass in Trix), every card is dim. Otherwise the whole hand is drawn bold."""
     out = Text()
-    playing = bool(legal)
+    playing = bool(legal) if playing is None else playing
     legal_set = set(legal)
     first = True
     for s in range(4):
@@ -421,11 +426,11 @@ def scores(v: View, short: Sequence[str], max_rows: int = 20, first_deal: int = 
         if d.thrown_in is not None:
             line += f" thrown in by {short[d.thrown_in]}"
         else:
-            line += "".join(f"{s:>5}" for s in d.scores)
+            line += "".join(f" {s:>4}" for s in d.scores)  # a space even before -1000
         out.append(line[:SCORE_WIDTH] + "\n")
     if not v.history:
         out.append("   no deal finished yet\n", style="dim")
-    out.append("Total  " + "".join(f"{s:>5}" for s in v.totals), style="bold")
+    out.append("Total  " + "".join(f" {s:>4}" for s in v.totals), style="bold")
     if v.rules.partnership:
         t = v.totals
         out.append(f"\nTeams {short[0]}+{short[2]} {t[0] + t[2]}, {short[1]}+{short[3]} {t[1] + t[3]}")
@@ -498,6 +503,30 @@ def contract_goal(contract: Contract, rules: Rules, g: Glyphs) -> str:
     return f"{contract.title}: {goals[contract]}"
 
 
+def doubling_help(rules: Rules, g: Glyphs) -> str:
+    """What doubling does at this table: the plain case, then the holder's own capture and the
+    partner's, which the presets settle differently (RULES.md, "Doubling")."""
+    text = (
+        f"Before play the holder of the {g.card(Card.KH)} or of a queen may double it in the contract "
+        "where it costs: whoever else takes it pays twice, and the holder earns its value."
+    )
+    if rules.self_capture == "normal":
+        text += " If the holder takes it himself, he pays its plain value and nobody gains."
+    elif rules.self_capture == "doubled":
+        text += " If the holder takes it himself, he pays twice and nobody gains."
+    else:
+        text += (
+            " If the holder takes it himself, he pays twice and whoever led that trick earns its value;"
+            " had he led that trick himself, he pays only its plain value."
+        )
+    if rules.partnership:
+        if rules.partner_capture == "no_bonus":
+            text += " If his partner takes it, the partner pays twice and nobody gains."
+        else:
+            text += " If his partner takes it, it counts as if an opponent had."
+    return text
+
+
 def rules_help(v: View, g: Glyphs) -> Text:
     """The F1 sheet: what each contract of this table asks, and the rules that change play, so that
     someone new to Trix can play from it (docs/how-to-play.md says more)."""
@@ -519,10 +548,7 @@ def rules_help(v: View, g: Glyphs) -> Text:
     if rules.king_must_be_discarded:
         extra.append(f"Unable to follow suit, whoever holds the {g.card(Card.KH)} must play it.")
     if rules.doubling:
-        extra.append(
-            f"Before play the holder of the {g.card(Card.KH)} or of a queen may double it in the contract "
-            "where it costs: whoever else takes it pays twice, and the holder earns its value."
-        )
+        extra.append(doubling_help(rules, g))
     if rules.koh_redeal or rules.trix_throw_in:
         extra.append("A player with a hopeless hand may claim a redeal when asked.")
     if rules.partnership:

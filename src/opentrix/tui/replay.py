@@ -17,7 +17,7 @@ from ..match import Match
 from ..record import Record, RecordError
 from . import render
 from .glyphs import Glyphs
-from .session import SEAT_NAMES, SHORT_NAMES, phrase
+from .session import HUMAN, SEAT_NAMES, SHORT_NAMES, describe_action
 
 # Answers that change nothing on the table get no step of their own.
 SILENT = (A.NO_CLAIM, A.NO_DOUBLE)
@@ -120,32 +120,41 @@ def shown_name(name: str, width: int = NAME_WIDTH, g: Glyphs | None = None) -> s
     return kept if len(kept) <= width else kept[: width - len(mark)].rstrip() + mark
 
 
+def _you(names: list[str], seat: int) -> bool:
+    """Whether the seat is the player of a terminal save, named "You" (and so spoken to, not of)."""
+    return seat == HUMAN and names[seat] == SEAT_NAMES[HUMAN]
+
+
+def _is_king(names: list[str], king: int) -> str:
+    return f"{names[king]} {'are king and name' if _you(names, king) else 'is king and names'} the contract"
+
+
 def _steps(record: Record, final: Match, names: list[str], g: Glyphs) -> list[Step]:
     """Apply the actions the replay found, one at a time, keeping a copy of the table after each."""
     hands = [d.hands for d in record.deals]
     m = Match(record.rules, hands[0])
     deal = 0
-    steps = [Step(m.copy(), 0, None, f"deal 0: {names[m.king]} is king and names the contract")]
+    steps = [Step(m.copy(), 0, None, f"deal 0: {_is_king(names, m.king)}")]
     plays = 0
     for action in final.history:
         if m.phase == Phase.DEAL_OVER:
             deal += 1
             plays = 0
             m.start_deal(hands[deal])
-            steps.append(Step(m.copy(), deal, None, f"deal {deal}: {names[m.king]} is king and names the contract"))
+            steps.append(Step(m.copy(), deal, None, f"deal {deal}: {_is_king(names, m.king)}"))
         seat = m.turn
         assert seat is not None
         m.apply(action)
         if action in SILENT:
             continue
-        caption = f"{names[seat]} {phrase(action, g, third_person=True)}"
+        caption = describe_action(seat, action, g, names)
         play = None
         if action < 53:
             play, plays = plays, plays + 1
             caption = f"play {play}: {caption}"
         d = m.deals[-1]
         if A.is_card(action) and d.contract != Contract.TRIX and not d.trick:
-            caption += f"; {names[d.leader]} takes the trick"
+            caption += f"; {names[d.leader]} {'take' if _you(names, d.leader) else 'takes'} the trick"
         if d.scores is not None and m.phase >= Phase.DEAL_OVER:
             if d.thrown_in is not None:
                 caption += "; the deal is thrown in"

@@ -56,9 +56,11 @@ class Choice:
 def _choice_order(a: int) -> tuple[int, int, tuple[tuple[int, int], ...]]:
     if A.is_card(a):
         return (a // 13, -a, ())
-    if A.is_double(a) and a != A.NO_DOUBLE:  # one card before two, each set in the hand's order
+    if a in (A.NO_DOUBLE, A.NO_CLAIM):  # the answer that commits to nothing comes first, selected, so
+        return (9, -1, ())  # a stray Enter never doubles or claims, and a cut-off list still shows it
+    if A.is_double(a):  # one card before two, each set in the hand's order
         return (9, len(A.doubled_cards(a)), tuple((c // 13, -c) for c in hand_order(A.doubled_cards(a))))
-    return (9, A.NUM_ACTIONS if a == A.NO_DOUBLE else a, ())  # "no double" after every double
+    return (9, a, ())
 
 
 def choices(v: View, g: Glyphs) -> list[Choice]:
@@ -149,9 +151,14 @@ _CONTRACT_ALIASES = {"kh": "king_of_hearts", "koh": "king_of_hearts", "king": "k
 def _contract_named(t: str, text: str, v: View) -> Contract:
     key = _CONTRACT_ALIASES.get(t.replace("_", ""), t)
     try:
-        return Contract.parse(key)
+        named = Contract.parse(key)
     except ValueError:
         pass
+    else:
+        if named not in v.rules.contracts:  # the engine would list the record's ids (complex, trix)
+            names = ", ".join(c.title for c in v.available_contracts)
+            raise InputError(f"{named.title} is not played under these rules; choose one of: {names}")
+        return named
     starts = [c for c in Contract if c.id.replace("_", "").startswith(key.replace("_", ""))]
     offered = [c for c in starts if c in v.available_contracts]
     if len(offered) == 1:
@@ -213,8 +220,8 @@ def replay_saved(record: Record, answers: object) -> Match:
         return record.replay()
     last = record.deals[-1] if record.deals else None
 
-    def wrong(why: str) -> RecordError:
-        return RecordError(f"'{ANSWERS_KEY}' {why}", len(record.deals) - 1)
+    def wrong(why: str) -> RecordError:  # about the last deal, or the record as a whole when it has none
+        return RecordError(f"'{ANSWERS_KEY}' {why}", len(record.deals) - 1 if record.deals else None)
 
     if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
         raise wrong('must be a list of answers such as "no claim" or "double KH"')
