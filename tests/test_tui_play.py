@@ -955,7 +955,7 @@ async def test_a_long_answer_is_typed_whole_and_a_longer_one_refused_out_loud() 
         assert app.session.view().phase == Phase.DOUBLE  # nothing was sent
 
 
-def test_without_a_terminal_to_read_keys_from_the_client_says_so_and_exits() -> None:
+def test_without_a_terminal_to_read_keys_from_the_client_says_so_and_exits(tmp_path: Path) -> None:
     """From a pipe or /dev/null the screen used to wait for keys forever (CliRunner's input is a pipe)."""
     import typer
 
@@ -965,7 +965,13 @@ def test_without_a_terminal_to_read_keys_from_the_client_says_so_and_exits() -> 
     replay_cli.command("noop")(lambda: None)  # a second command, so that "replay" is a subcommand
     register(replay_cli)
     record = str(files("opentrix") / "examples" / "classic-full-match.json")
-    for app, args in ((cli_app, ["play", "--terminal", "--seed", "6"]), (replay_cli, ["replay", record])):
+    save = tmp_path / "match.json"
+    for app, args in (
+        (cli_app, ["play", "--terminal", "--seed", "6"]),
+        (cli_app, ["play", "--terminal", "--seed", "6", "--save", str(save)]),
+        (replay_cli, ["replay", record]),
+    ):
         result = CliRunner().invoke(app, args, input="")
         assert result.exit_code == 2, result.output
         assert "reads keys from a terminal, and its input is not one" in result.output
+    assert not save.exists()  # no empty save file left behind by a match that never opened

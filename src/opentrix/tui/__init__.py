@@ -24,11 +24,14 @@ def play_terminal(
     from .play_app import PlayApp
     from .session import PlaySession
 
+    existed = save is not None and save.exists()
     try:
         session = PlaySession.open(rules, bots, seed, save)
     except ValueError as e:
         print(f"opentrix: {e}", file=sys.stderr)
         raise SystemExit(2) from None
+    if not sys.stdin.isatty() and save is not None and not existed:  # refused below: leave no empty save
+        save.unlink(missing_ok=True)
     require_terminal("play --terminal")
     glyphs = Glyphs(ascii=ascii_wanted() if ascii is None else ascii)
     app = PlayApp(session, glyphs, pause=pause)
