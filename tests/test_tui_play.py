@@ -674,7 +674,8 @@ async def test_in_a_tall_terminal_the_typed_line_stays_under_the_question() -> N
         await pilot.press("2")
         await settle(app, pilot)
         lines = screen_text(app).splitlines()
-        question = max(i for i, line in enumerate(lines) if " 16 " in line)  # the last answer's line
+        last = f"16 {choices(app.session.view(), Glyphs())[-1].label.removeprefix('double ')}"
+        question = max(i for i, line in enumerate(lines) if last in line)  # the last answer's line
         entry = next(i for i, line in enumerate(lines) if line.startswith("> "))
         assert question < entry <= question + 2  # the message's row between them
         assert "scores" in lines[-1]  # the footer still at the bottom
@@ -965,13 +966,36 @@ def test_without_a_terminal_to_read_keys_from_the_client_says_so_and_exits(tmp_p
     replay_cli.command("noop")(lambda: None)  # a second command, so that "replay" is a subcommand
     register(replay_cli)
     record = str(files("opentrix") / "examples" / "classic-full-match.json")
-    save = tmp_path / "match.json"
+    save, empty, link = tmp_path / "match.json", tmp_path / "empty.json", tmp_path / "link.json"
+    empty.write_text("")
+    unfinished = tmp_path / "unfinished.json"
+    PlaySession("classic", ["random"] * 3, seed=6, save=unfinished).save()
+    kept = unfinished.read_bytes()
+    link.symlink_to(tmp_path / "elsewhere.json")  # dangling: the file it names is not made yet
     for app, args in (
         (cli_app, ["play", "--terminal", "--seed", "6"]),
-        (cli_app, ["play", "--terminal", "--seed", "6", "--save", str(save)]),
+        *((cli_app, ["play", "--terminal", "--seed", "6", "--save", str(f)]) for f in (save, empty, link, unfinished)),
         (replay_cli, ["replay", record]),
     ):
         result = CliRunner().invoke(app, args, input="")
         assert result.exit_code == 2, result.output
         assert "reads keys from a terminal, and its input is not one" in result.output
-    assert not save.exists()  # no empty save file left behind by a match that never opened
+    # a match that never opened writes nothing: no new file, an empty one left empty, a link left a link
+    assert not save.exists() and empty.read_text() == "" and link.is_symlink() and not link.exists()
+    assert unfinished.read_bytes() == kept
+
+
+def test_the_doubling_question_says_who_pays_you_under_these_rules() -> None:
+    """With partners and no bonus, a partner who takes your doubled card pays you nothing: the question
+    said any other player would."""
+    import dataclasses
+
+    session = PlaySession("wikipedia", ["random"] * 3, seed=KING_SEED)  # you are king and hold Q♠
+    session.play(A.choose(Contract.QUEENS))
+    app = PlayApp(session, Glyphs(), pause=0.0)
+    v = session.view()
+    assert v.phase == Phase.DOUBLE and v.to_act
+    assert "If another player takes it, he pays double and you gain." in app.prompt(v).plain
+    for capture, said in (("no_bonus", "If an opponent takes it"), ("as_other", "If another player takes it")):
+        teams = dataclasses.replace(v, rules=dataclasses.replace(v.rules, partnership=True, partner_capture=capture))
+        assert said in app.prompt(teams).plain

@@ -241,9 +241,10 @@ def test_the_rules_sheet_says_what_a_holder_pays_for_his_own_doubled_card(preset
     assert "whoever else takes it pays twice" in text and said in text
     sheet = render.rules_help(view(Match(rules, seed=1), 0), Glyphs()).plain
     assert said in " ".join(sheet.split())
-    if rules.partnership:
-        partner = "counts as if an opponent had" if rules.partner_capture == "as_other" else "the partner pays twice"
-        assert partner in text
+    assert "his partner" not in text  # no partners at these tables
+    for capture, partner in (("no_bonus", "the partner pays twice"), ("as_other", "counts as if an opponent had")):
+        teams = dataclasses.replace(rules, partnership=True, partner_capture=capture)
+        assert partner in " ".join(render.doubling_help(teams, Glyphs()).split())
     said_of = {render.doubling_help(dataclasses.replace(rules, self_capture=o), Glyphs()) for o in SELF_CAPTURE}
     assert len(said_of) == len(SELF_CAPTURE)  # each option is told apart
 

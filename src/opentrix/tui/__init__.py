@@ -24,15 +24,13 @@ def play_terminal(
     from .play_app import PlayApp
     from .session import PlaySession
 
-    existed = save is not None and save.exists()
-    try:
-        session = PlaySession.open(rules, bots, seed, save)
+    try:  # the options first (their errors say more), then the terminal, and only then the save file
+        session = PlaySession.open(rules, bots, seed, save, write=False)
     except ValueError as e:
         print(f"opentrix: {e}", file=sys.stderr)
         raise SystemExit(2) from None
-    if not sys.stdin.isatty() and save is not None and not existed:  # refused below: leave no empty save
-        save.unlink(missing_ok=True)
     require_terminal("play --terminal")
+    session.save()
     glyphs = Glyphs(ascii=ascii_wanted() if ascii is None else ascii)
     app = PlayApp(session, glyphs, pause=pause)
     app.run()
@@ -65,7 +63,7 @@ def require_textual() -> None:
 
 def require_terminal(command: str) -> None:
     """Exit with a reason when keys cannot be read: from a pipe or /dev/null the screen would wait forever."""
-    if not sys.stdin.isatty():
+    if sys.stdin is None or not sys.stdin.isatty():
         print(
             f"opentrix: {command} reads keys from a terminal, and its input is not one "
             "(a pipe or a file); run it in a terminal window",

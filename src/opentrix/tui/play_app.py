@@ -51,7 +51,7 @@ TYPED_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyz♠♥♦♣_")
 ENTER_GRACE = 0.6
 
 MIN_SIZE = (60, 20)  # columns, rows: below this the table cannot be drawn whole
-MAX_TYPED = 40  # keys: the longest answer ("double kh, qs, qh, qd, qc", 25 keys) fits with room to spare
+MAX_TYPED = 40  # keys: the longest answer ("double kh qs qh qd qc", 20 keys) fits with room to spare
 NARROW = 80  # below this width the score panel cannot fit beside the table; Tab still shows the sheet
 CSS = """
 Screen { layout: vertical; }
@@ -310,14 +310,16 @@ class PlayApp(TrixApp):
         elif v.phase == Phase.DOUBLE:
             mine = hand_order({c for a in v.legal_actions if A.is_double(a) for c in A.doubled_cards(a)})
             cards = [g.card(c) for c in mine]
+            # a partner who takes it pays double for nothing under no_bonus: then only an opponent pays you
+            payer = "an opponent" if v.rules.partnership and v.rules.partner_capture == "no_bonus" else "another player"
             if len(cards) > 1:  # every set of them is an answer: keep the head short, the list is long
                 head = f"Double which of {', '.join(cards)}?"
                 if not compact:
-                    head += " Another player who takes one pays double; you gain."
+                    head += f" {payer[:1].upper()}{payer[1:]} who takes one pays double; you gain."
             else:
                 head = f"Double {cards[0]}?"
                 if not compact:
-                    head += " If another player takes it, he pays double and you gain."
+                    head += f" If {payer} takes it, he pays double and you gain."
         else:
             grounds = redeal_grounds(int(v.hand or 0), v.contract) if v.contract is not None else ""
             head = f"Your hand allows a redeal ({grounds}): claim it, or play on?"

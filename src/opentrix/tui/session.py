@@ -298,18 +298,22 @@ class PlaySession:
             can_save(save)
 
     @classmethod
-    def open(cls, rules: str | None, bots: Sequence[str] | None, seed: int | None, save: Path | None) -> PlaySession:
+    def open(
+        cls, rules: str | None, bots: Sequence[str] | None, seed: int | None, save: Path | None, write: bool = True
+    ) -> PlaySession:
         """A new match, or the unfinished one in ``save`` taken up where it stopped.
 
         A save file is never overwritten by another match: the record of a finished match, or a file
         that is not a record, is a clear error (another --save file, or remove it). ``None`` means not
         given: the record's rules and bots then count. The save file keeps the match's seed, so the
         deals still to come are the ones quitting left: a ``seed`` other than the kept one is refused.
-        The file is written at once, so even the first hand, once seen, is kept.
+        The file is written at once, so even the first hand, once seen, is kept; ``write=False`` leaves
+        that to the caller (``session.save()``), which checks first that the match can be played at all.
         """
         if save is None or not save.is_file() or save.stat().st_size == 0:
             session = cls(rules or "classic", bots or DEFAULT_BOTS, seed, save)
-            session.save()
+            if write:
+                session.save()
             return session
         again = "give another --save file to start a new match, or remove it"
         try:
@@ -324,7 +328,8 @@ class PlaySession:
             kept = kept_seed(data, seed, save)
             chosen = Rules.preset(rules) if rules is not None else record.rules
             session = cls(chosen, bots or _bots_of(record), seed if seed is not None else kept, save)
-            session.save()
+            if write:
+                session.save()
             return session
         except RecordError as e:
             raise ValueError(f"{save} holds no match to take up ({e.located()}); {again}") from None
@@ -344,7 +349,8 @@ class PlaySession:
         session.notice = f"Taken up from {save} ({done} deal{'' if done == 1 else 's'} played)." + (
             "" if seed is not None or kept is not None else f" The deals still to come are from seed {session.seed}."
         )
-        session.save()  # a file written before seeds were kept keeps this one from now on
+        if write:  # a file written before seeds were kept keeps this one from now on
+            session.save()
         return session
 
     # -- what the player sees ---------------------------------------------------------------------------
