@@ -542,3 +542,47 @@ async def test_a_player_back_while_another_seats_bot_thinks_does_not_have_it_thi
         finally:
             gate.release.set()
             await me.close()
+
+
+async def test_a_bot_thinks_during_its_delay_so_its_thinking_time_does_not_show(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot used to wait the delay and then think, so an answer it had to search (a redeal its hand
+    could claim, a card to double) came later than a forced one. Now it thinks as the delay starts,
+    and its move is played when the delay is over: the move comes a whole delay after the thinking
+    began, not a moment after."""
+    delay = 1.0
+    asked: dict[tuple[int, int], float] = {}  # (deal, cards played before it) -> when a bot was asked for a card
+    make_bot = table_module.make_bot
+
+    class Timed:
+        def __init__(self, level: str, seed: str) -> None:
+            self.bot = make_bot(level, seed=seed)
+
+        def act(self, view: Any, legal: list[int]) -> int:
+            if str(view.phase) == str(table_module.Phase.PLAY):
+                asked[(view.deal_number, len(view.plays))] = time.monotonic()
+            return int(self.bot.act(view, legal))
+
+    monkeypatch.setattr(table_module, "make_bot", lambda level, seed: Timed(level, seed))
+    seen: dict[tuple[int, int], float] = {}  # (deal, cards played before it) -> when the client saw that card
+    with live_server(tmp_path, bot_delay=delay) as server:
+        t = server.create(name="Lina", bots="medium", start=True, seed=3, kingdoms=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        rng = random.Random(4)
+        try:
+            while len(seen) < 10:
+                await me.play_random(rng)
+                with contextlib.suppress(TimeoutError):
+                    msg = await me.recv(0.2)
+                    event = (msg.get("event") or {}) if msg["type"] == "update" else {}
+                    if event.get("kind") == "action" and event["seat"] != 0 and msg["view"]["plays"]:
+                        v = msg["view"]
+                        if v["plays"][-1][1] == event["action"]:  # a card (the plays list it last)
+                            seen[(v["deal_number"], len(v["plays"]) - 1)] = time.monotonic()
+        finally:
+            await me.close()
+    waits = [seen[key] - when for key, when in asked.items() if key in seen]
+    assert len(waits) >= 4, (asked, seen)
+    # thinking took milliseconds: the rest of the delay still went by before the card was played
+    assert min(waits) > delay / 2, waits

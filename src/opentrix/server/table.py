@@ -253,6 +253,10 @@ class Table:
         self._bot_due: float | None = None
         self._thinking: asyncio.Future[tuple[int, Bot]] | None = None  # a bot's move being thought out
         self._thinking_since = 0.0
+        # A bot's move thought out (position, seat, action), played when the bot delay is over: bots think
+        # during the delay, so how long a decision took (a redeal its hand could claim, a card to double)
+        # does not show in when it is played.
+        self._ready_move: tuple[tuple[int, int], int, int] | None = None
         self._thought_again: tuple[int, int] | None = None  # the last position whose move a dead worker lost
         self._deadline: float | None = None
         self._deadline_key: tuple[int, int] | None = None
@@ -341,7 +345,8 @@ class Table:
         """Seconds until the next timed thing (a bot move, a move timer, the deal pause, a grace period)."""
         if self.lost or self.stopped:  # nothing is played here any more: only jobs wake the table
             return None
-        times = [t for t in (self._bot_due, self._deadline, self._pause_until, self._watching_due) if t is not None]
+        bot_due = self._bot_due if self._thinking is None else None  # a thought's end comes as a job
+        times = [t for t in (bot_due, self._deadline, self._pause_until, self._watching_due) if t is not None]
         if self._thinking is not None and (check := self.thinkers.check_every()) is not None:
             times.append(time.monotonic() + check)
         if self.status == "playing":
@@ -363,7 +368,7 @@ class Table:
                     self._broadcast({"kind": "away", "seat": s.seat})
             m = self.match
             if m.phase >= Phase.DEAL_OVER:
-                self._bot_due = self._deadline = None
+                self._bot_due = self._deadline = self._ready_move = None
             if m.is_over:
                 if not self.finished:
                     await self._finish()
@@ -384,21 +389,27 @@ class Table:
             seat = self.seats[turn]
             if seat.bot_plays:
                 self._deadline = None
-                if self._thinking is not None:
-                    self._bot_due = None  # (a move timer that ran out set it): the move is under way
-                    if not self.thinkers.overdue(self._thinking_since):
-                        return  # its move comes back through the inbox (``_bot_done``); calls are served meanwhile
+                if self._thinking is not None and self.thinkers.overdue(self._thinking_since):
                     # Its answer was lost, or its worker is stuck: the workers are replaced, the move thought again.
                     log.error("table %s: the move for seat %d was never answered; thinking it again", self.id, turn)
                     self.thinkers.give_up(self._thinking_since)
                     self._thinking = None
-                if self._bot_due is None:
+                if self._bot_due is None:  # (a move timer that ran out set it to now: the stand-in plays at once)
                     self._bot_due = now + self.settings.bot_delay
+                ready = self._ready_move
+                if ready is not None and (ready[0] != self._position() or ready[1] != turn):
+                    ready = self._ready_move = None
+                if ready is None:
+                    if self._thinking is not None:
+                        return  # its move comes back through the inbox (``_bot_done``); calls are served meanwhile
+                    forced = self._bot_move(turn)
+                    if forced is None:
+                        return  # thinking, while the delay runs
+                    ready = self._ready_move = (self._position(), turn, forced)
                 if now < self._bot_due:
                     return
-                self._bot_due = None
-                if not await self._bot_move(turn):
-                    return
+                self._bot_due = self._ready_move = None
+                await self._apply(turn, ready[2])
                 if not self._inbox.empty():
                     return  # players' messages first, then the bots play on
                 continue
@@ -466,8 +477,8 @@ class Table:
         """Where the match stands: a bot's move thought out for another position is stale."""
         return len(self.match.deals), len(self.match.history)
 
-    async def _bot_move(self, seat: int) -> bool:
-        """Play a forced move at once (True), or hand the decision to the bots' executor (False).
+    def _bot_move(self, seat: int) -> int | None:
+        """A forced move (returned), or the decision handed to the bots' executor (None).
 
         The owner task does not wait for the bot: a join, a hello, a player taking his seat back or a
         spectator arriving is answered while it thinks, and its move comes back as a job (``_bot_done``).
@@ -475,8 +486,7 @@ class Table:
         v = view(self.match, seat)
         legal = list(v.legal_actions)
         if len(legal) == 1:
-            await self._apply(seat, legal[0])
-            return True
+            return legal[0]
         state = self.seats[seat]
         if state.bot is None:
             level = state.bot_level if state.kind == "bot" else self.settings.substitute_level
@@ -490,12 +500,13 @@ class Table:
                 self.post(lambda: self._bot_done(seat, position, f, legal))
 
         thinking.add_done_callback(done)
-        return False
+        return None
 
     async def _bot_done(
         self, seat: int, position: tuple[int, int], thought: asyncio.Future[tuple[int, Bot]], legal: list[int]
     ) -> None:
-        """Apply a bot's move, unless the match moved on meanwhile or its player took the seat back."""
+        """Keep a bot's move for the end of the delay (``_tick`` plays it), unless the match moved on
+        meanwhile or its player took the seat back."""
         if self._thinking is thought:
             self._thinking = None
         error = thought.exception()
@@ -519,7 +530,7 @@ class Table:
             action = legal[0]
         else:
             self.seats[seat].bot = thinker  # a worker process sends back the bot it ran: its random state goes on
-        await self._apply(seat, action)
+        self._ready_move = (position, seat, action)
 
     async def act(self, conn: Connection, action: int, claimed_seat: int | None) -> None:
         """A player's action from his connection (run in the owner task)."""
@@ -557,7 +568,7 @@ class Table:
         if self.match.turn == state.seat:  # the stand-in's move, if it still thinks, is not waited for (nor played)
             self._thinking = None
         state.gone_since = None if state.conns else state.gone_since
-        self._bot_due = None
+        self._bot_due = self._ready_move = None
         self._deadline_key = None
         self._broadcast({"kind": "back", "seat": state.seat})
 
