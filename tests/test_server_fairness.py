@@ -544,6 +544,32 @@ async def test_a_player_back_while_another_seats_bot_thinks_does_not_have_it_thi
             await me.close()
 
 
+async def test_a_player_back_while_another_seats_bot_waits_its_delay_keeps_that_bots_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above, but seat 1's bot has already thought its move out and waits for its delay to end: Lina
+    taking her seat back must not drop that move and have the bot think the same position again."""
+    gate = Gate(set())  # nobody is held: every thought ends at once
+    monkeypatch.setattr(table_module, "make_bot", gate.make)
+    with live_server(tmp_path, substitute_level="easy", bot_delay=1.5) as server:
+        seed = next(s for s in range(100) if replay_actions(rules_for("classic"), s, []).turn == 0)
+        t = server.create(name="Lina", bots="easy", start=True, seed=seed, kingdoms=1, timer=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        try:
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "timeout", 5)
+            deadline = time.monotonic() + 5
+            while not [c for c in gate.calls if c[0] == 1]:  # the stand-in played; seat 1 has thought
+                assert time.monotonic() < deadline, gate.calls
+                await asyncio.sleep(0.02)
+            await me.send({"type": "back"})
+            await me.until(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["away"], 3)
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 1, 5)
+            seat_1 = [c for c in gate.calls if c[0] == 1]
+            assert len(seat_1) == 1, gate.calls  # thought once, and that move was played
+        finally:
+            await me.close()
+
+
 async def test_a_bot_thinks_during_its_delay_so_its_thinking_time_does_not_show(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -402,7 +402,11 @@ class Table:
                 if ready is None:
                     if self._thinking is not None:
                         return  # its move comes back through the inbox (``_bot_done``); calls are served meanwhile
-                    forced = self._bot_move(turn)
+                    try:
+                        forced = self._bot_move(turn)
+                    except Exception:
+                        self._bot_due = None  # tried again a delay later, not at every turn of the owner loop
+                        raise
                     if forced is None:
                         return  # thinking, while the delay runs
                     ready = self._ready_move = (self._position(), turn, forced)
@@ -565,10 +569,10 @@ class Table:
 
     def _reclaim(self, state: SeatState) -> None:
         state.away = False
-        if self.match.turn == state.seat:  # the stand-in's move, if it still thinks, is not waited for (nor played)
+        if self.match.turn == state.seat:  # the stand-in's move, thought out or not, is not waited for (nor played)
             self._thinking = None
+            self._bot_due = self._ready_move = None  # (another seat's bot keeps its move and its delay)
         state.gone_since = None if state.conns else state.gone_since
-        self._bot_due = self._ready_move = None
         self._deadline_key = None
         self._broadcast({"kind": "back", "seat": state.seat})
 
