@@ -24,6 +24,21 @@ async def told_rematch(p: Player) -> dict[str, Any]:
     return await p.until(lambda m: m["type"] == "rematch", timeout=10)
 
 
+async def lina_and_omar_finish(
+    server: LiveServer, seed: int, rngs: tuple[int, int]
+) -> tuple[dict[str, Any], str, Player, Player]:
+    """Lina's table (online rules, one kingdom, random bots) with Omar joined at seat 1, both connected,
+    played to the end with random cards: the table, Omar's token and the two players."""
+    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=seed)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    omar_token = r.json()["token"]
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    omar = await Player.join(server.ws_base, t["id"], omar_token)
+    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    await asyncio.gather(lina.play_to_end(random.Random(rngs[0]), 120), omar.play_to_end(random.Random(rngs[1]), 120))
+    return t, omar_token, lina, omar
+
+
 async def test_a_lone_player_plays_again_against_the_same_bots(server: LiveServer) -> None:
     t = server.create(name="Lina", bots=["hard", "easy", "random"], start=True, kingdoms=1, rules="online", seed=4)
     me = await Player.join(server.ws_base, t["id"], t["token"])
@@ -107,13 +122,7 @@ async def test_friends_get_each_their_own_seat_at_the_rematch(server: LiveServer
 
 
 async def test_a_player_who_left_for_a_moment_is_told_when_he_comes_back(server: LiveServer) -> None:
-    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=9)
-    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
-    omar_token = r.json()["token"]
-    lina = await Player.join(server.ws_base, t["id"], t["token"])
-    omar = await Player.join(server.ws_base, t["id"], omar_token)
-    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
-    await asyncio.gather(lina.play_to_end(random.Random(4), 120), omar.play_to_end(random.Random(5), 120))
+    t, omar_token, lina, omar = await lina_and_omar_finish(server, seed=9, rngs=(4, 5))
     await omar.close()
     await lina.send({"type": "rematch"})
     code = (await told_rematch(lina))["code"]
@@ -167,12 +176,7 @@ async def test_a_player_whose_stand_in_finished_the_match_can_still_ask_for_a_re
 async def test_a_rematch_that_cannot_be_made_is_told_to_every_player(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=13)
-    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
-    lina = await Player.join(server.ws_base, t["id"], t["token"])
-    omar = await Player.join(server.ws_base, t["id"], r.json()["token"])
-    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
-    await asyncio.gather(lina.play_to_end(random.Random(8), 120), omar.play_to_end(random.Random(9), 120))
+    _, _, lina, omar = await lina_and_omar_finish(server, seed=13, rngs=(8, 9))
     hub = server.app.state.hub
     real = hub._open
 
@@ -225,13 +229,7 @@ async def test_a_player_away_at_the_rematch_takes_his_seat_after_the_old_table_i
 ) -> None:
     """Omar's new token was only ever in the finished table's memory; once that table is put away, his
     token there still takes his seat at the rematch (and never shows in any public answer)."""
-    t = server.create(name="Lina", bots="random", rules="online", kingdoms=1, seed=9)
-    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
-    omar_token = r.json()["token"]
-    lina = await Player.join(server.ws_base, t["id"], t["token"])
-    omar = await Player.join(server.ws_base, t["id"], omar_token)
-    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
-    await asyncio.gather(lina.play_to_end(random.Random(4), 120), omar.play_to_end(random.Random(5), 120))
+    t, omar_token, lina, omar = await lina_and_omar_finish(server, seed=9, rngs=(4, 5))
     await omar.close()  # away, within the grace period: he keeps his seat at the rematch
     await lina.send({"type": "rematch"})
     code = (await told_rematch(lina))["code"]

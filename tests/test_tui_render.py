@@ -7,6 +7,7 @@ import json
 import random
 from importlib.resources import files
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from rich.text import Text
@@ -17,14 +18,14 @@ from opentrix.contracts import Contract
 from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.record import Record
-from opentrix.rules import Rules
+from opentrix.rules import Rules, SelfCapture
 from opentrix.tui import render
 from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.replay import NAME_WIDTH, build_replay, shown_name
 from opentrix.tui.session import SEAT_NAMES, phrase
 from opentrix.view import view
 
-SELF_CAPTURE = ("normal", "doubled", "doubled_leader_gains")
+SELF_CAPTURE = get_args(SelfCapture)
 EXAMPLES = files("opentrix") / "examples"
 LEVELS = ("medium", "random", "openspiel-ismcts", "strong-uniform")  # the longest bot names there are
 GLYPHS = (Glyphs(), Glyphs(ascii=True))

@@ -17,7 +17,7 @@ from ..match import Match
 from ..record import Record, RecordError
 from . import render
 from .glyphs import Glyphs
-from .session import HUMAN, SEAT_NAMES, SHORT_NAMES, describe_action
+from .session import SEAT_NAMES, SHORT_NAMES, describe_action, spoken_to
 
 # Answers that change nothing on the table get no step of their own.
 SILENT = (A.NO_CLAIM, A.NO_DOUBLE)
@@ -120,13 +120,8 @@ def shown_name(name: str, width: int = NAME_WIDTH, g: Glyphs | None = None) -> s
     return kept if len(kept) <= width else kept[: width - len(mark)].rstrip() + mark
 
 
-def _you(names: list[str], seat: int) -> bool:
-    """Whether the seat is the player of a terminal save, named "You" (and so spoken to, not of)."""
-    return seat == HUMAN and names[seat] == SEAT_NAMES[HUMAN]
-
-
 def _is_king(names: list[str], king: int) -> str:
-    return f"{names[king]} {'are king and name' if _you(names, king) else 'is king and names'} the contract"
+    return f"{names[king]} {'are king and name' if spoken_to(king, names) else 'is king and names'} the contract"
 
 
 def _steps(record: Record, final: Match, names: list[str], g: Glyphs) -> list[Step]:
@@ -154,7 +149,7 @@ def _steps(record: Record, final: Match, names: list[str], g: Glyphs) -> list[St
             caption = f"play {play}: {caption}"
         d = m.deals[-1]
         if A.is_card(action) and d.contract != Contract.TRIX and not d.trick:
-            caption += f"; {names[d.leader]} {'take' if _you(names, d.leader) else 'takes'} the trick"
+            caption += f"; {names[d.leader]} {'take' if spoken_to(d.leader, names) else 'takes'} the trick"
         if d.scores is not None and m.phase >= Phase.DEAL_OVER:
             if d.thrown_in is not None:
                 caption += "; the deal is thrown in"

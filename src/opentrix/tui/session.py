@@ -488,6 +488,11 @@ def phrase(action: int, g: Glyphs, third_person: bool = False) -> str:
     return _PHRASES[action][verb]
 
 
+def spoken_to(seat: int, names: Sequence[str] = SEAT_NAMES) -> bool:
+    """Whether the seat is you, named "You" (so "You play", not "You plays")."""
+    return seat == HUMAN and names[seat] == SEAT_NAMES[HUMAN]
+
+
 def describe_action(seat: int, action: int, g: Glyphs, names: Sequence[str] = SEAT_NAMES) -> str:
     """``Right plays Q♠``, ``You play Q♠``: one line for the status bar and the replay."""
-    return f"{names[seat]} {phrase(action, g, third_person=seat != HUMAN or names[seat] != 'You')}"
+    return f"{names[seat]} {phrase(action, g, third_person=not spoken_to(seat, names))}"
