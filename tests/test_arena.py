@@ -22,6 +22,7 @@ from opentrix.arena.duplicate import Unit
 from opentrix.arena.spec import arena_bot_names
 from opentrix.bots import BOTS, Bot
 from opentrix.contracts import Contract
+from opentrix.match import Match
 from opentrix.rules import Rules
 from opentrix.view import View
 
@@ -33,6 +34,10 @@ class SpyBot(Bot):
 
     name = "spy"
     calls: ClassVar[list[tuple[str, int | None]]] = []
+    prepared: ClassVar[list[Rules]] = []
+
+    def prepare(self, rules: Rules) -> None:
+        SpyBot.prepared.append(rules)
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         assert type(view) is View  # a view, never the match
@@ -44,6 +49,7 @@ class SpyBot(Bot):
 def spy() -> object:
     BOTS["spy"] = SpyBot
     SpyBot.calls = []
+    SpyBot.prepared = []
     yield SpyBot
     del BOTS["spy"]
 
@@ -57,6 +63,16 @@ def test_candidate_sits_in_each_seat_once(spy: object) -> None:
     assert seats == [0] * 13 + [1] * 13 + [2] * 13 + [3] * 13
     for r in range(4):
         assert sum(res.scores[r]) == -195
+    assert SpyBot.prepared == [CLASSIC] * 4  # set up before its first move in each replay, off the clock
+
+
+def test_a_strong_bot_prepares_its_contract_values_ahead() -> None:
+    from opentrix.bots import make_bot, strong
+
+    rules = Rules.preset("classic", partnership=True)
+    strong._BASELINES.pop(rules, None)
+    make_bot("strong", seed=1).prepare(rules)
+    assert set(strong._BASELINES[rules]) == {int(c) for c in rules.contracts}
 
 
 def test_same_bot_on_both_sides_is_a_draw() -> None:
@@ -101,6 +117,43 @@ def test_kingdom_mode_records_the_order_each_king_chose() -> None:
         for c in every:  # the mean turn, 1 = first, from the orders themselves
             assert order[who][c] == pytest.approx(sum(o.index(c) + 1 for o in replays) / len(replays), abs=0.005)
         assert list(order[who].values()) == sorted(order[who].values())  # earliest first
+
+
+def test_kingdom_replays_deal_each_contract_the_same_hands_after_a_throw_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thrown-in hand is dealt again from a stream of its own: the contracts after it are played on
+    the same hands in every replay, as if nothing had been thrown in (wikipedia rules allow redeals)."""
+    matches: list[Match] = []
+    start = Match.start_deal
+
+    def spy(self: Match, hands: Sequence[int] | None = None) -> None:
+        matches.append(self)
+        start(self, hands)
+
+    monkeypatch.setattr(Match, "start_deal", spy)
+    # unit 15 of seed 5: the random king's second replay throws its third deal in
+    play_unit(Unit(15, 5, Rules.preset("wikipedia"), parse_spec("basic"), parse_spec("random"), None))
+    replays = list(dict.fromkeys(matches))
+    assert len(replays) == 4 and any(d.thrown_in is not None for m in replays for d in m.deals)
+    firsts = []  # the first hands each contract was dealt
+    for m in replays:
+        firsts.append([d.dealt for i, d in enumerate(m.deals) if i == 0 or m.deals[i - 1].thrown_in is None])
+        assert sum(d.thrown_in is None for d in m.deals) == 5
+    assert all(f == firsts[0] for f in firsts) and len(firsts[0]) == 5
+
+
+def test_partnership_differences_are_team_margins() -> None:
+    """In partnership play the game is won on team totals: a unit's difference is the candidate's team
+    margin over its four seats (its partner a baseline bot), recomputable from the JSON's scores."""
+    partners = Rules.preset("classic", partnership=True)
+    same = run(ArenaConfig(parse_spec("basic"), parse_spec("basic"), partners, units=4, seed=3))
+    assert [r.diff for r in same.results] == [0.0] * 4
+    doc = summary(run(ArenaConfig(parse_spec("basic"), parse_spec("random"), partners, units=10, seed=3)))
+    assert "team" in doc["metric"]
+    for u in doc["units"]:
+        sc = u["scores"]
+        margins = [sc[r][r] + sc[r][(r + 2) % 4] - sc[r][(r + 1) % 4] - sc[r][(r + 3) % 4] for r in range(4)]
+        assert u["diff"] == pytest.approx(sum(margins) / 4)
+    assert doc["overall"]["mean"] > 0  # the rules of thumb beat random play as a team too
 
 
 def test_interrupt_keeps_what_was_measured() -> None:
@@ -425,6 +478,49 @@ def test_cli_joins_repeated_contracts_and_refuses_one_named_twice(tmp_path: Path
     assert set(doc["contracts"]) == {"ltoosh", "trix"} and doc["contracts_requested"] == ["ltoosh", "trix"]
     code, out = invoke("--bots", "basic,random", "--contracts", "ltoosh,queens", "--contracts", "ltoosh")
     assert code == 2 and "ltoosh is named twice" in out, out
+
+
+def test_cli_takes_any_spelling_of_a_contract(tmp_path: Path) -> None:
+    js = tmp_path / "r.json"
+    code, out = invoke(
+        "--bots", "basic,random", "--deals", "2", "--contracts", "Ltoosh,King-of-Hearts", "--json", str(js)
+    )
+    assert code == 0, out
+    assert json.loads(js.read_text())["contracts_requested"] == ["ltoosh", "king_of_hearts"]
+    code, out = invoke("--bots", "basic,random", "--contracts", "ltoosh,LTOOSH")
+    assert code == 2 and "named twice" in out, out
+
+
+def test_cli_kingdom_mode_says_its_rules_and_refuses_to_change_what_it_fixes(tmp_path: Path) -> None:
+    js = tmp_path / "k.json"
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--kingdom", "--json", str(js))
+    assert code == 0, out
+    assert json.loads(js.read_text())["rules"] == {"preset": "classic", "kingdoms": 1, "tiebreak": "none"}
+    code, out = invoke("--bots", "basic,random", "--kingdom", "--rule", "kingdoms=4")
+    assert code == 2 and "kingdoms cannot be changed" in out, out
+
+
+def test_cli_refuses_an_output_that_is_no_regular_file(tmp_path: Path) -> None:
+    """A FIFO would block the check (and the end of a long run) until someone read it."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--json", str(fifo))
+    assert code == 2 and "not a regular file" in out, out
+
+
+def test_the_json_counts_the_workers_that_ran(tmp_path: Path) -> None:
+    js = tmp_path / "r.json"
+    code, out = invoke("--bots", "basic,random", "--deals", "1", "--jobs", "2", "--json", str(js))
+    assert code == 0, out
+    assert json.loads(js.read_text())["jobs"] == 1  # one deal: one worker
+
+
+def test_the_time_left_is_the_runs_average_pace() -> None:
+    """Not rich's recent-speed window: a kingdom of `strong` can take longer than that window."""
+    from opentrix.arena.commands import _time_left
+
+    assert _time_left(600.0, 10, 100) == "1h30m"
+    assert _time_left(30.0, 1, 3) == "1m00s"
 
 
 def test_the_json_says_which_code_and_settings_produced_it(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from opentrix.cards import QUEENS as QUEEN_MASK
 from opentrix.cards import CardSet, cards_of, parse_card
 from opentrix.contracts import Contract
 from opentrix.deal import Phase
+from opentrix.errors import TrixError
 from opentrix.match import Match
 from opentrix.rules import PRESETS, Rules
 from opentrix.view import View, view
@@ -617,6 +618,61 @@ def test_decisions_depend_only_on_the_view(name: str, preset: str) -> None:
             m.apply(walker.act(view(m, seat), legal))
             step += 1
     assert checked >= 10
+
+
+def _twin(m: Match, seat: int, seed: int) -> Match | None:
+    """The whole match replayed with this seat's hidden cards dealt anew as its view allows, or None
+    when the draw does not replay to the same view (who was asked to double tells whose cards)."""
+    import random
+
+    from opentrix.bots.knowledge import Knowledge
+
+    v = view(m, seat)
+    know = Knowledge.from_view(v)
+    seven = parse_card("7H")
+    if know.unseen >> seven & 1:  # the first king is the holder of 7♥: keep it where it is
+        know.fixed[m.first_king] |= 1 << seven
+    hands = know.sample(random.Random(seed))
+    twin = Match(m.rules, [hands[s] | know.played[s] for s in range(4)])
+    try:
+        for a in m.history:
+            twin.apply(a)
+    except TrixError:
+        return None
+    return twin if view(twin, seat) == v else None
+
+
+def _hidden(m: Match) -> object:
+    return m.pending_hands if m.phase == Phase.CHOOSE_CONTRACT else m.deal and m.deal.hands
+
+
+@pytest.mark.parametrize("name", ["random", "novice", "basic", "strong", "strong-uniform"])
+def test_choices_before_the_cards_depend_only_on_the_view(name: str) -> None:
+    """The king's contract, redeal claims and doubling answers: the same with the hidden cards moved."""
+    options = {"samples": 16, "budget_ms": None, "chains": 2, "burn": 50} if name.startswith("strong") else {}
+    checked: dict[Phase, int] = {}
+    for preset in ("wikipedia", "denexa", "online"):
+        for game in [*range(6), *((50, 75) if preset == "wikipedia" else ())]:  # 50, 75: a redeal may be claimed
+            m = Match(Rules.preset(preset), seed=f"peek-early-{game}")
+            walker = make_bot("basic", seed=game)
+            while m.phase not in (Phase.PLAY, Phase.DEAL_OVER, Phase.MATCH_OVER):
+                seat = m.turn
+                assert seat is not None
+                legal = m.legal_actions()
+                if len(legal) > 1:
+                    twin = next((t for t in (_twin(m, seat, 1000 * game + i) for i in range(300)) if t), None)
+                    if twin is not None:
+                        assert _hidden(twin) != _hidden(m)  # the hidden cards really moved
+                        a = make_bot(name, seed=5, **options).act(view(m, seat), legal)
+                        b = make_bot(name, seed=5, **options).act(view(twin, seat), twin.legal_actions())
+                        assert a == b, (preset, game, m.phase)
+                        checked[m.phase] = checked.get(m.phase, 0) + 1
+                if m.phase == Phase.CHOOSE_CONTRACT:  # every contract in turn, so doubling comes up
+                    m.apply(legal[game % len(legal)])
+                else:
+                    m.apply(walker.act(view(m, seat), legal))
+    assert checked.get(Phase.CHOOSE_CONTRACT, 0) >= 15 and checked.get(Phase.DOUBLE, 0) >= 5, checked
+    assert checked.get(Phase.CLAIM, 0) >= 2, checked
 
 
 def test_the_cheat_never_acts_on_a_view() -> None:

@@ -42,6 +42,8 @@ def _check_writable(path: Path | None, option: str) -> None:
         if blocker is not None and not blocker.is_dir():  # a/x.json where a is a file
             raise typer.BadParameter(f"cannot write {path}: {blocker} is a file, not a folder", param_hint=option)
         raise typer.BadParameter(f"cannot write {path}: folder {parent} does not exist", param_hint=option)
+    if path.exists() and not path.is_file():  # a FIFO or a device would block the check, or the run's end
+        raise typer.BadParameter(f"{path} is not a regular file; give a file name", param_hint=option)
     existed = os.path.lexists(path)  # a dangling link exists too: it must not be removed below
     try:
         with path.open("a"):
@@ -137,6 +139,7 @@ def arena(
 
     Also the time per move. Ctrl-C stops the run and reports what was measured.
     """
+    from .duplicate import kingdom_rules
     from .report import order_line, rows, rules_label, summary, timing_line
     from .report import plot as draw
     from .runner import ArenaConfig, run
@@ -165,18 +168,30 @@ def arena(
             name = name.strip()
             if not name:
                 continue
-            if name not in allowed:
+            try:  # any spelling the records take: Ltoosh, king-of-hearts, KoH
+                contract = Contract.parse(name)
+            except ValueError:
+                contract = None
+            if contract is None or contract.id not in allowed:
                 raise typer.BadParameter(
                     f"unknown contract {name!r} for these rules (known: {', '.join(allowed)})",
                     param_hint="--contracts",
                 )
-            if Contract.parse(name) in chosen:  # it would be played twice as often as the others
+            if contract in chosen:  # it would be played twice as often as the others
                 raise typer.BadParameter(f"{name} is named twice", param_hint="--contracts")
-            chosen.append(Contract.parse(name))
+            chosen.append(contract)
         if kingdom:
             raise typer.BadParameter(
                 "--contracts restricts deal mode; a kingdom plays them all", param_hint="--contracts"
             )
+    if kingdom:
+        fixed = sorted({c.partition("=")[0].strip() for c in rule or []} & {"kingdoms", "tiebreak"})
+        if fixed:
+            raise typer.BadParameter(
+                f"--kingdom plays one kingdom a unit with no tiebreak, so {' and '.join(fixed)} cannot be changed",
+                param_hint="--rule",
+            )
+        the_rules = kingdom_rules(the_rules)  # so that the JSON's rules say what was played
     _check_writable(json_out, "--json")
     _check_plot(plot)
     config = ArenaConfig(candidate, baseline, the_rules, deals, seed, jobs, chosen, kingdom)
@@ -188,7 +203,6 @@ def arena(
         Progress,
         TextColumn,
         TimeElapsedColumn,
-        TimeRemainingColumn,
     )
     from rich.table import Table
 
@@ -205,14 +219,14 @@ def arena(
             MofNCompleteColumn(),
             TextColumn(unit),
             TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
+            TextColumn("elapsed,"),
+            _time_left_column(),
             console=err,
             transient=False,
         ) as bar:
             task = bar.add_task("arena", total=deals)
             result = _run_stoppable(run, config, lambda done, total: bar.update(task, completed=done))
-    doc = summary(result, jobs=jobs, contracts=chosen)
+    doc = summary(result, jobs=min(jobs, deals), contracts=chosen)
     if json_out is not None:
         text = json.dumps(doc, indent=2)
         if str(json_out) == "-":
@@ -287,6 +301,29 @@ def _can_encode(console: Any, text: str) -> bool:
     return True
 
 
+def _time_left(spent: float, done: int, total: int) -> str:
+    """The time left at the run's average pace so far: deals of one run take alike long, and a
+    kingdom of `strong` can take longer than a recent-speed window (rich's default) to finish."""
+    return _duration(spent / done * (total - done))
+
+
+def _time_left_column() -> Any:
+    """The bar's column for the time left (rich is imported here, when a bar is drawn)."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
+
+    class TimeLeft(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            if task.finished or task.total is None:
+                return Text("")
+            if not task.completed or not task.elapsed:
+                return Text("estimating the time left", style="progress.remaining")
+            left = _time_left(task.elapsed, int(task.completed), int(task.total))
+            return Text(f"about {left} left", style="progress.remaining")
+
+    return TimeLeft()
+
+
 class _LogProgress:
     """Progress for a log file: a line at the first deal, then every ``every`` seconds, and at the end."""
 
@@ -301,7 +338,7 @@ class _LogProgress:
             return
         self.last = now
         spent = now - self.t0
-        left = f", about {_duration(spent / done * (total - done))} left" if done < total else ""
+        left = f", about {_time_left(spent, done, total)} left" if done < total else ""
         typer.echo(f"arena: {self.label}: {done} of {total} {self.unit}, {_duration(spent)} elapsed{left}", err=True)
 
 

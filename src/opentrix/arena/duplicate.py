@@ -48,21 +48,37 @@ class UnitResult:
     baseline_ms: Sequence[float] = field(default_factory=lambda: array("d"))
     # kingdom mode: per replay, the contracts in the order its king chose them (thrown-in deals left out)
     orders: list[tuple[int, ...]] = field(default_factory=list)
+    # partnership play: the game is won by team totals, so the differences are team margins
+    partnership: bool = False
+
+    def margin(self, replay: int, seat: int) -> int:
+        """Seat ``seat``'s team margin in replay ``replay``: its team's score minus the other team's."""
+        sc = self.scores[replay]
+        return sc[seat] + sc[seat ^ 2] - sc[seat ^ 1] - sc[seat ^ 3]
 
     @property
     def diff(self) -> float:
-        """The candidate's mean score minus the baseline's mean score per seat and replay."""
+        """The candidate's mean score minus the baseline's mean score per seat and replay; in
+        partnership play, the candidate's team margin averaged over its four seats (its partner is a
+        baseline bot, so two equal bots still come out at exactly 0)."""
+        if self.partnership:
+            return sum(self.margin(r, r) for r in range(4)) / 4
         cand = sum(self.scores[r][r] for r in range(4)) / 4
         base = sum(self.scores[r][s] for r in range(4) for s in range(4) if s != r) / 12
         return cand - base
 
     @property
     def king_diff(self) -> float:
-        """Kingdom mode: the candidate as king minus the baseline as king (same deals)."""
+        """Kingdom mode: the candidate as king minus the baseline as king (same deals); in partnership
+        play, the king's team margin."""
         k = self.king
-        cand = self.scores[k][k]
-        base = sum(self.scores[r][k] for r in range(4) if r != k) / 3
-        return cand - base
+        value = self.margin if self.partnership else (lambda r, s: self.scores[r][s])
+        return value(k, k) - sum(value(r, k) for r in range(4) if r != k) / 3
+
+
+def kingdom_rules(rules: Rules) -> Rules:
+    """Kingdom mode plays one kingdom a unit, with no tiebreak: the unit is the five contracts."""
+    return rules.with_options(kingdoms=1, tiebreak="none")
 
 
 def bot_seed(seed: int, index: int, seat: int) -> str:
@@ -87,13 +103,17 @@ def play_unit(unit: Unit) -> UnitResult:
         bots = [
             (unit.candidate if s == r else unit.baseline).build(bot_seed(unit.seed, unit.index, s)) for s in range(4)
         ]
+        rules = unit.rules if unit.contract is not None else kingdom_rules(unit.rules)
+        for bot in bots:
+            bot.prepare(rules)  # once-per-process set-up is not a move's time
+        stream = f"arena:{unit.seed}:kingdom:{unit.index}"
         if unit.contract is not None:
-            match = Match(unit.rules, deal_hands(f"arena:{unit.seed}", unit.index))
+            match = Match(rules, deal_hands(f"arena:{unit.seed}", unit.index))
             match.apply(A.CONTRACT_BASE + unit.contract)
         else:
-            rules = unit.rules.with_options(kingdoms=1, tiebreak="none")
-            match = Match(rules, seed=f"arena:{unit.seed}:kingdom:{unit.index}")
+            match = Match(rules, seed=stream)
         king = match.first_king
+        played = redealt = 0
         while True:
             phase = match.phase
             if phase == Phase.DEAL_OVER:
@@ -102,7 +122,14 @@ def play_unit(unit: Unit) -> UnitResult:
                 if unit.contract is not None:
                     thrown += deal.thrown_in is not None
                     break
-                match.start_deal()
+                # A thrown-in deal is dealt again from a stream of its own, so every replay plays its
+                # n-th contract on the same hands whether or not a hand before it was thrown in.
+                if deal.thrown_in is None:
+                    played += 1
+                    match.start_deal(deal_hands(stream, played))
+                else:
+                    match.start_deal(deal_hands(f"{stream}:redeal", redealt))
+                    redealt += 1
                 continue
             if phase == Phase.MATCH_OVER:
                 break
@@ -121,4 +148,14 @@ def play_unit(unit: Unit) -> UnitResult:
         else:
             scores.append(tuple(match.totals))
             orders.append(tuple(int(d.contract) for d in match.summaries if d.thrown_in is None))
-    return UnitResult(unit.index, unit.contract, king, scores, thrown, array("d", cand_ms), array("d", base_ms), orders)
+    return UnitResult(
+        unit.index,
+        unit.contract,
+        king,
+        scores,
+        thrown,
+        array("d", cand_ms),
+        array("d", base_ms),
+        orders,
+        unit.rules.partnership,
+    )

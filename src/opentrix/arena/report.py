@@ -6,6 +6,7 @@ import json
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
+from textwrap import fill
 from typing import Any
 
 from ..contracts import Contract
@@ -40,8 +41,14 @@ def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract
         "elapsed_s": round(run.elapsed_s, 3),
         "metric": "candidate mean score per deal minus the baseline's, over the four seats (95% CI)",
     }
+    if cfg.rules.partnership:
+        doc["metric"] = (
+            f"candidate's team score per {'kingdom' if cfg.kingdom else 'deal'} minus the other team's, "
+            "the candidate's partner a baseline bot, over the four seats (95% CI)"
+        )
     if cfg.kingdom:
-        doc["metric"] = "candidate mean score per kingdom minus the baseline's, over the four seats (95% CI)"
+        if not cfg.rules.partnership:
+            doc["metric"] = "candidate mean score per kingdom minus the baseline's, over the four seats (95% CI)"
         doc["overall"] = mean_ci([r.diff for r in res])
         doc["as_king"] = mean_ci([r.king_diff for r in res])
         doc["contract_order"] = contract_order(res)
@@ -56,7 +63,12 @@ def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract
         doc["overall"] = mean_ci([r.diff for r in res])
         doc["thrown_in"] = sum(r.thrown_in for r in res)
     doc["units"] = [
-        {"index": r.index, "contract": Contract(r.contract).id if r.contract is not None else None, "diff": r.diff}
+        {
+            "index": r.index,
+            "contract": Contract(r.contract).id if r.contract is not None else None,
+            "diff": r.diff,
+            "scores": [list(sc) for sc in r.scores],
+        }
         | ({"king_diff": r.king_diff, "king": r.king, "orders": _orders(r)} if cfg.kingdom else {})
         for r in res
     ]
@@ -143,12 +155,14 @@ def plot(doc: dict[str, Any], path: Path) -> None:
     ax.set_yticks(ys, labels)
     ax.set_ylim(-0.6, len(items) - 0.4)  # room above the top row and below the bottom one
     unit = "kingdom" if doc["mode"] == "kingdom" else "deal"
-    ax.set_xlabel(f"{doc['candidate']} minus {doc['baseline']}: points per {unit} (95% CI)")
+    team = isinstance(doc["rules"], dict) and doc["rules"].get("partnership") is True
+    what = "team margin" if team else "points"
+    ax.set_xlabel(fill(f"{doc['candidate']} minus {doc['baseline']}: {what} per {unit} (95% CI)", 70))
     rules = rules_label(doc["rules"])
     played = doc["units_played"]
     if doc["interrupted"]:
         played = f"{played} of {doc['units_requested']} (interrupted)"
-    ax.set_title(f"opentrix arena, {played} duplicate {unit}s, {rules} rules, seed {doc['seed']}")
+    ax.set_title(fill(f"opentrix arena, {played} duplicate {unit}s, {rules} rules, seed {doc['seed']}", 70))
     fig.tight_layout()
     # drawn beside the file and then put in its place, so an interrupted or failed drawing leaves no
     # half-written chart (nor destroys the one an earlier run left)
@@ -157,9 +171,9 @@ def plot(doc: dict[str, Any], path: Path) -> None:
     fmt = path.suffix[1:].lower() or str(matplotlib.rcParams["savefig.format"])  # the .part would hide it
     try:
         try:
-            fig.savefig(part, dpi=110, format=fmt)
+            fig.savefig(part, dpi=110, format=fmt, bbox_inches="tight")  # long names widen it, not cut it
         except PermissionError:  # a folder we may not add to, holding a chart we may overwrite
-            fig.savefig(path, dpi=110, format=fmt)
+            fig.savefig(path, dpi=110, format=fmt, bbox_inches="tight")
         else:
             part.replace(target)
     finally:

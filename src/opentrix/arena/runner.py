@@ -60,7 +60,9 @@ def _results(config: ArenaConfig, units: Iterator[Unit]) -> Iterator[UnitResult]
         for u in units:
             yield play_unit(u)
         return
-    ctx = multiprocessing.get_context("fork")
+    # fork starts a worker at once; where there is none (Windows) spawn works too: a unit pickles
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
     pool = ctx.Pool(jobs, initializer=_quiet_worker)
     try:
         yield from pool.imap_unordered(play_unit, units, chunksize=1)

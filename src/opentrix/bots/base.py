@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..actions import Action
+from ..rules import Rules
 from ..view import View
 
 
@@ -47,6 +48,12 @@ class Bot(ABC):
     def reseed(self, seed: int | str | None) -> None:
         """Make the next decisions reproducible (the arena seeds bots by deal and seat)."""
         self.rng.seed(seed)
+
+    def prepare(self, rules: Rules) -> None:
+        """Do ahead of the first move what a bot needs once per set of rules (``strong`` values each
+        contract on average hands), so that no move's time includes it. Optional: a bot does it
+        itself when first needed."""
+        return None
 
     @abstractmethod
     def act(self, view: View, legal: Sequence[Action]) -> Action:

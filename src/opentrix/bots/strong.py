@@ -138,6 +138,9 @@ class StrongBot(Bot):
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         return self.explain(view, legal)[0]
 
+    def prepare(self, rules: Rules) -> None:
+        baselines(rules)  # the contract choice and redeal claims compare with these
+
     def explain(self, view: View, legal: Sequence[Action]) -> tuple[Action, str]:
         if len(legal) == 1:
             return legal[0], "nothing can be placed: pass" if legal[0] == A.PASS else "the only legal move"
