@@ -262,6 +262,9 @@ def test_two_friends_at_one_table_through_the_invite_link(browser: Browser, serv
     friend = new_page(browser, PHONE, errors)
     friend.goto(link + "?lang=en")
     friend.wait_for_selector("[data-testid=lobby]")
+    friend.wait_for_function("document.querySelector('#invite-link')")
+    # "only this computer reaches this link; restart the server" is for the host: the friend got here
+    assert friend.locator("[data-testid=local-link]").count() == 0
     friend.click("[data-cmd=take][data-seat='2']")  # no name yet: asked for one, not seated as "You"
     friend.wait_for_selector("text=Type your name to take a seat.")
     assert friend.locator("#join-name").count() == 1
@@ -269,6 +272,8 @@ def test_two_friends_at_one_table_through_the_invite_link(browser: Browser, serv
     friend.click("[data-cmd=take][data-seat='2']")
     friend.wait_for_selector("#join-name", state="detached")  # seated: the name field is gone
     host.wait_for_selector("[data-lobby-seat='2'] >> text=Omar")
+    assert friend.locator("[data-testid=local-link]").count() == 0  # seated, still not the host
+    assert host.locator("[data-testid=local-link]").count() == 1
     shot(friend, "friends-02-friend-lobby")
     assert friend.locator("#start-match").count() == 0  # only the host starts
     host.click("#start-match")
@@ -366,8 +371,26 @@ def test_the_doubling_and_redeal_dialogs(browser: Browser, server: LiveServer) -
     assert page.locator("#double-dialog [data-action='double QS']").count() == 1
     shot(page, "dialogs-01-doubling")
     page.click("#double-dialog [data-action='double QS']")
-    page.wait_for_selector("[data-testid=board] .doubled-mark[data-card=QS]")
+    # Shown by its holder's name as a tag "×2 Q♠" while he holds it: a label, not a second card.
+    tag = page.locator(".seat-bottom .doubled-tag[data-card=QS]")
+    tag.wait_for()
+    assert " ".join(tag.inner_text().split()) == "×2 Q♠" and tag.get_attribute("title") == "doubled by You"
+    assert page.locator("[data-testid=board] .card[data-card=QS]:not([data-testid=hand] *)").count() == 0
     shot(page, "dialogs-02-doubled-queen-shown")
+
+    def queen_gone() -> bool:  # played, and the trick it fell in taken
+        trick = page.locator("[data-testid=trick] .card").evaluate_all("els => els.map(e => e.dataset.card)")
+        return "QS" not in hand_cards(page) and "QS" not in trick
+
+    play_until(page, queen_gone)
+    # Once played, the tag goes; the queen shows once, in the pile of whoever took it, marked ×2.
+    assert page.locator(".doubled-tag").count() == 0
+    board = page.locator("[data-testid=board] [data-card=QS]")
+    assert board.count() == 1, board.count()
+    assert "doubled-mark" in (board.get_attribute("class") or "")
+    assert board.get_attribute("title") == "doubled by You"
+    assert board.evaluate("e => !!e.closest('.taken')")
+    shot(page, "dialogs-02b-doubled-queen-taken")
     page.context.close()
 
     seed = wikipedia_seed(lambda h: can_claim_redeal(h, Contract.TRIX))
@@ -1253,5 +1276,165 @@ def test_arabic_counts_take_their_plural_forms_and_scores_keep_their_sign_on_the
     page.wait_for_selector("#standings")
     cells = page.locator("#standings td.neg bdi, #standings td.pos bdi")
     assert cells.count() >= 1 and cells.first.get_attribute("dir") == "ltr"  # −25, not 25−
+    assert not errors, errors
+    page.context.close()
+
+
+# The centre of every playable card, and whether a tap there reaches that card.
+PLAYABLE_HITS_JS = """() => [...document.querySelectorAll('[data-testid=hand] [data-play]')].map((c) => {
+  const r = c.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return [c.dataset.play, !!hit && hit.closest('[data-play]') === c];
+})"""
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def boxes(page: Page, *selectors: str) -> list[dict[str, float]]:
+    """Boxes measured in one step (the table redraws between two lookups), waited for until all are there."""
+    found = page.wait_for_function(
+        """(sels) => { const out = sels.map((s) => { const e = document.querySelector(s);
+          if (!e) return null; const r = e.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height }; });
+          return out.every((b) => b && b.height > 0) ? out : null; }""",
+        arg=list(selectors),
+    ).json_value()
+    return list(found)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_side_panels_leave_the_hand_and_the_trick_in_view(
+    browser: Browser, server: LiveServer, device: str
+) -> None:
+    """Scores, Last trick and Rules open beside the trick on a wide screen and at the top of the felt on a
+    phone: never over the hand, whose every playable card can still be tapped. A tap outside puts a panel
+    away; on a phone, where it covers the trick, so does the player's turn coming round."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
+    page = new_page(browser, DESKTOP if device == "desktop" else PHONE, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.click("#contract-dialog [data-action='contract queens']")
+
+    def my_turn_after_a_trick() -> bool:
+        return (
+            len(hand_cards(page)) <= 11
+            and page.locator("[data-testid=hand] [data-play]").count() > 0
+            and page.locator("[data-cmd=last]:not([disabled])").count() > 0
+        )
+
+    play_until(page, my_turn_after_a_trick)
+    page.wait_for_timeout(1200)  # the trick just taken lingers, then the one in play shows
+    for cmd, drawer in (("scores", "#scores-drawer"), ("last", "#last-trick"), ("rules", "#rules-drawer")):
+        page.click(f"[data-cmd={cmd}]")
+        page.wait_for_selector(drawer)
+        hits = page.evaluate(PLAYABLE_HITS_JS)
+        assert hits and all(ok for _, ok in hits), (cmd, hits)
+        box, hand, trick = boxes(page, drawer, "[data-testid=hand]", "[data-testid=trick]")
+        assert not overlaps(box, hand), (cmd, box, hand)
+        if device == "desktop":
+            assert not overlaps(box, trick), (cmd, box, trick)  # in the felt's empty side
+        else:
+            width = page.viewport_size["width"] if page.viewport_size else 0
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        if cmd == "last":  # one row of four cards: sized to it, not to most of the screen
+            assert box["height"] <= 260, box
+        shot(page, f"drawers-{device}-{cmd}")
+        page.click(f"[data-cmd={cmd}]")  # the same button closes it
+        page.wait_for_selector(drawer, state="detached")
+    # A tap outside the panel, on the felt, puts it away.
+    page.click("[data-cmd=scores]")
+    page.wait_for_selector("#scores-drawer")
+    page.locator(".seat-bottom .badge").click()
+    page.wait_for_selector("#scores-drawer", state="detached")
+    # Opened while it is the player's turn it stays; once the turn comes round again (the card played
+    # from the keyboard, no tap outside), a phone puts away the rules sheet, which reaches down over the
+    # trick, and a wide screen keeps it beside the trick.
+    page.click("[data-cmd=rules]")
+    page.wait_for_selector("#rules-drawer")
+    before = len(hand_cards(page))
+    page.locator("[data-testid=hand] [data-play]").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=hand] .card').length < n"
+        " && document.querySelector('[data-testid=hand] [data-play]')",
+        arg=before,
+    )
+    assert page.locator("#rules-drawer").count() == (1 if device == "desktop" else 0)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_phone_gives_every_control_a_fingertip(browser: Browser, server: LiveServer) -> None:
+    """On a phone every control is at least 44 pixels tall: the top bar's links and language button, the
+    status bar's buttons, a panel's Close, the lobby's Take this seat and Copy link. The desktop keeps
+    its slimmer top bar."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="easy", kingdoms=1)
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en")
+    page.wait_for_selector("[data-cmd=take]")
+    heights_js = (
+        "els => els.filter(e => e.getClientRects().length)"
+        ".map(e => [e.textContent.trim(), e.getBoundingClientRect().height])"
+    )
+
+    def too_small(selector: str) -> list[Any]:
+        found = page.locator(selector).evaluate_all(heights_js)
+        assert found, selector
+        return [f for f in found if f[1] < 44]
+
+    for selector in (".topbar nav a", "#lang-toggle", "[data-cmd=take]", "[data-cmd=copy]", "[data-cmd=rules-lobby]"):
+        assert not too_small(selector), (selector, too_small(selector))
+    page.context.close()
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(1))
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("[data-cmd=scores]")
+    page.click("[data-cmd=scores]")
+    page.wait_for_selector("#scores-drawer")
+    for selector in (".statusbar .bar-buttons .btn", "#scores-drawer [data-cmd=close]"):
+        assert not too_small(selector), (selector, too_small(selector))
+    page.context.close()
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/?lang=en")
+    assert page.locator(".topbar nav a").first.evaluate("e => e.getBoundingClientRect().height") < 30
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_front_page_leads_back_to_a_table_left_mid_match(browser: Browser, server: LiveServer) -> None:
+    """The top bar's "New table" leaves the table; the front page then offers the way back to it (its
+    seat token is kept in this browser), with the hand as it was."""
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/?lang=en&seed={king_seed(1)}")
+    assert page.locator("[data-testid=resume]").count() == 0  # nothing to go back to yet
+    page.fill("#name", "Lina")
+    page.click("#play-bots")
+    page.wait_for_selector("[data-testid=hand] .card")
+    code = page.url.rsplit("/", 1)[1]
+    hand = sorted(hand_cards(page))
+    page.click(".topbar nav a[href='/']")
+    back = page.locator("[data-testid=resume]")
+    back.wait_for()
+    assert code in page.locator("[data-testid=resume-panel]").inner_text()
+    shot(page, "resume-01-front-page")
+    back.click()
+    page.wait_for_selector("[data-testid=hand] .card")
+    assert page.url.endswith(f"/t/{code}")
+    assert sorted(hand_cards(page)) == hand  # the same seat, its cards as they were
+    assert page.locator(".banner.info").count() == 0  # seated, not watching
+    page.click("#lang-toggle")  # and in Arabic
+    page.click(".topbar nav a[href='/']")
+    page.locator("[data-testid=resume]").wait_for()
+    assert "العودة إلى طاولتك" in page.locator("[data-testid=resume]").inner_text()
+    page.click("#lang-toggle")
     assert not errors, errors
     page.context.close()

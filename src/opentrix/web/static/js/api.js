@@ -98,10 +98,25 @@ export function navigate(path) {
   window.dispatchEvent(new PopStateEvent("popstate"));
 }
 
+const SEAT_KEY = "opentrix:seat:";
+
 /** Seat tokens live in localStorage, one per table: whoever holds one owns that seat. */
 export function savedSeat(code) {
-  try { return JSON.parse(localStorage.getItem(`opentrix:seat:${code}`) || "null"); } catch { return null; }
+  try { return JSON.parse(localStorage.getItem(`${SEAT_KEY}${code}`) || "null"); } catch { return null; }
 }
 export function saveSeat(code, seat, token) {
-  localStorage.setItem(`opentrix:seat:${code}`, JSON.stringify({ seat, token }));
+  // ``at``: when, so the front page can offer the way back to the tables of late (home.js)
+  localStorage.setItem(`${SEAT_KEY}${code}`, JSON.stringify({ seat, token, at: Date.now() }));
+}
+
+/** The codes of the tables this browser holds a seat at, the latest first (at most ``n``). */
+export function savedTables(n) {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(SEAT_KEY)) continue;
+    const seat = savedSeat(key.slice(SEAT_KEY.length));
+    if (seat && seat.token) out.push({ code: key.slice(SEAT_KEY.length), at: seat.at || 0 });
+  }
+  return out.sort((a, b) => b.at - a.at).slice(0, n).map((x) => x.code);
 }

@@ -1,7 +1,7 @@
 // Draws the felt: four players around the trick or the Trix layouts. Used by the live table and the replay.
 // Seats go counter-clockwise in turn order: the seat after yours sits on your right.
 
-import { backHTML, cardHTML, layoutRun, sortHand, SUIT_SYMBOLS, SUIT_LETTERS } from "./cards.js";
+import { backHTML, cardHTML, cardLabel, isRed, layoutRun, sortHand, SUIT_SYMBOLS, SUIT_LETTERS } from "./cards.js";
 import { cardName, escapeHtml, suitName, t } from "./i18n.js";
 
 export const POSITIONS = ["bottom", "right", "top", "left"];
@@ -39,9 +39,12 @@ function playerHTML(scene, seat) {
     + `<span class="meta">${meta.join(" · ")}</span>`
     + (p.handCount !== undefined ? `<span class="count">${escapeHtml(t("table.cardsleft", { n: p.handCount }))}</span>` : "")
     + `</div>`;
+  // A doubled card still in its holder's hand: a gold tag "×2 K♥" by his name, a label and not a card
+  // (a mini card there read as a second K♥). Once played it leaves the tag and is marked ×2 where it
+  // lies: in the trick, then in the pile of whoever took it (``scene.doubledBy``).
   const doubled = p.doubled && p.doubled.length
-    ? `<div class="doubled-row" role="group" aria-label="${escapeHtml(t("a11y.doubled"))}">${p.doubled.map((c) => cardHTML(c, { cls: "mini doubled-mark", attrs: `title="${escapeHtml(t("table.doubledby", { name: p.name }))}"` })).join("")}</div>` : "";
-  const taken = p.taken && p.taken.length ? `<div class="taken" role="group" aria-label="${escapeHtml(t("a11y.taken"))}">${p.taken.map((c) => cardHTML(c, { cls: "mini" })).join("")}</div>` : "";
+    ? `<div class="doubled-row" role="group" aria-label="${escapeHtml(t("a11y.doubled"))}">${p.doubled.map((c) => doubledTagHTML(c, p.name)).join("")}</div>` : "";
+  const taken = p.taken && p.taken.length ? `<div class="taken" role="group" aria-label="${escapeHtml(t("a11y.taken"))}">${p.taken.map((c) => takenCardHTML(scene, c)).join("")}</div>` : "";
   if (pos === "bottom") {
     return `<div class="${cls} me"><div class="me-info">${badge}${status}${timer}${doubled}${taken}</div>${handHTML(scene, p)}<div class="prompt">${scene.prompt || ""}</div>${scene.extraBottom || ""}</div>`;
   }
@@ -53,6 +56,26 @@ function playerHTML(scene, seat) {
     cards = backsHTML(p.handCount);
   }
   return `<div class="${cls}">${badge}${status}${timer}${cards}${doubled}${taken}</div>`;
+}
+
+/** The tag that says a seat doubled ``card`` and holds it still. */
+function doubledTagHTML(card, name) {
+  const by = t("table.doubledby", { name });
+  return `<span class="doubled-tag" data-card="${card}" role="img" aria-label="${escapeHtml(`${cardName(card)}: ${by}`)}" title="${escapeHtml(by)}">`
+    + `<b aria-hidden="true">×2</b><bdi dir="ltr" class="${isRed(card) ? "red" : "black"}">${cardLabel(card)}</bdi></span>`;
+}
+
+/** A card out of play (taken, or in the trick): marked ×2 if it was doubled, and by whom in its title. */
+export function doubledAttrs(scene, card) {
+  const by = scene.doubledBy && scene.doubledBy[card];
+  if (by === undefined) return { cls: "", attrs: "", label: "" };
+  const text = t("table.doubledby", { name: by });
+  return { cls: "doubled-mark", attrs: `title="${escapeHtml(text)}"`, label: `${cardName(card)}: ${text}` };
+}
+
+function takenCardHTML(scene, card) {
+  const d = doubledAttrs(scene, card);
+  return cardHTML(card, { cls: `mini ${d.cls}`, attrs: d.attrs, label: d.label });
 }
 
 /** Another player's cards, face down: a screen reader hears how many. */
@@ -95,7 +118,8 @@ function trickHTML(scene) {
     const pos = positionOf(seat, scene.me);
     const cls = ["slot", pos, scene.freshCard === card ? "fresh" : "", scene.trickWinner === seat ? "winner" : ""].join(" ");
     const who = scene.seats[seat] ? `${scene.seats[seat].name}: ` : "";
-    return `<div class="${cls}" data-trick-seat="${seat}">${cardHTML(card, { label: who + cardName(card) })}</div>`;
+    const d = doubledAttrs(scene, card);
+    return `<div class="${cls}" data-trick-seat="${seat}">${cardHTML(card, { cls: d.cls, attrs: d.attrs, label: who + (d.label || cardName(card)) })}</div>`;
   }).join("");
   return `<div class="trick" data-testid="trick" role="group" aria-label="${escapeHtml(t("a11y.trick"))}">${slots}</div>`;
 }

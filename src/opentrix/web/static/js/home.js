@@ -1,6 +1,6 @@
 // The front page: start a table (against bots at once, or to invite friends) or join one by its code.
 
-import { api, navigate, saveSeat, toast } from "./api.js";
+import { api, navigate, savedTables, saveSeat, toast } from "./api.js";
 import { cardHTML } from "./cards.js";
 import { botName, escapeHtml, t } from "./i18n.js";
 
@@ -14,6 +14,30 @@ function select(id, options, value, label = "") {
 
 export function mountHome(root) {
   const saved = JSON.parse(localStorage.getItem("opentrix:new") || "{}");
+  let resumable = []; // tables not finished that this browser holds a seat at: [{ code, status }]
+  let gone = false;
+
+  /** The way back to a table left mid-match ("New table", a closed tab): its seat token is kept here. */
+  function resumeHTML() {
+    if (!resumable.length) return "";
+    const rows = resumable.map(({ code, status }) => `<div class="resume-row"><span>${escapeHtml(t(`home.resume.${status}`, { code }))}</span>`
+      + `<a class="btn" href="/t/${encodeURIComponent(code)}" data-link data-testid="resume">${t("home.resume")}</a></div>`).join("");
+    return `<section class="panel resume" data-testid="resume-panel"><h2>${t("home.resume.title")}</h2>${rows}</section>`;
+  }
+
+  async function findResumable() {
+    const codes = savedTables(5);
+    const found = await Promise.all(codes.map(async (code) => {
+      try {
+        const info = await api(`/api/tables/${encodeURIComponent(code)}`);
+        return info.status === "playing" || info.status === "lobby" ? { code, status: info.status } : null;
+      } catch { return null; } // gone, or another server's: nothing to offer
+    }));
+    resumable = found.filter(Boolean).slice(0, 2);
+    const slot = !gone && root.querySelector("#resume-slot");
+    if (slot) slot.innerHTML = resumeHTML(); // the form stays as it is, typing and focus too
+  }
+
   function render() {
     const name = saved.name || "";
     const bots = saved.bots || ["medium", "medium", "medium"];
@@ -23,6 +47,7 @@ export function mountHome(root) {
         <div class="hero-cards" aria-hidden="true">${["KH", "QS", "JD", "AC", "QH"].map((c, i) => cardHTML(c, { attrs: `style="--r:${(i - 2) * 7}deg"` })).join("")}</div>
         <h1>${t("home.title")}</h1><p>${t("home.tagline")}</p>
       </section>
+      <div id="resume-slot">${resumeHTML()}</div>
       <div class="grid2">
         <form class="panel" id="create-form">
           <h2>${t("home.create")}</h2>
@@ -108,7 +133,9 @@ export function mountHome(root) {
   root.addEventListener("change", onChange);
   window.addEventListener("langchange", redraw);
   render();
+  findResumable();
   return () => {
+    gone = true;
     root.removeEventListener("submit", onSubmit);
     root.removeEventListener("change", onChange);
     window.removeEventListener("langchange", redraw);

@@ -71,7 +71,7 @@ export function mountReplay(root, code) {
       hand: deal.hands[seat].filter((c) => !s.played.has(c)),
       tricks: deal.contract === "trix" ? undefined : s.tricks[seat],
       taken: penaltyCards(deal.contract, s.taken[seat]),
-      doubled: deal.doubled.filter((c) => deal.hands[seat].includes(c)),
+      doubled: deal.doubled.filter((c) => deal.hands[seat].includes(c) && !s.played.has(c)), // then marked where it lies
       outPlace: s.out.indexOf(seat) + 1,
       // isolated left to right (U+2066 … U+2069): an Arabic page would show 25- for -25
       status: atEnd && deal.scores ? `\u2066${deal.scores[seat] > 0 ? "+" : ""}${deal.scores[seat]} → ${deal.totals[seat]}\u2069` : "",
@@ -81,6 +81,7 @@ export function mountReplay(root, code) {
     else if (s.winner !== null) note = t("table.winner", { name: seats[s.winner].name });
     const scene = {
       mode: "replay", me: 0, seats, contract: deal.contract, trick: s.trick, trickWinner: s.winner,
+      doubledBy: Object.fromEntries(deal.doubled.map((c) => [c, (seats[deal.hands.findIndex((h) => h.includes(c))] || {}).name || ""])),
       layouts: s.layouts, myTurn: false, centerNote: note,
     };
     const n = data.deals.length;

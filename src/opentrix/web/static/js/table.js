@@ -1,7 +1,7 @@
 // The live table: lobby, play, dialogs and summaries, over one WebSocket that reconnects by itself.
 
 import { announce, api, focusable, focusInto, hideToast, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
-import { penaltyCards, renderBoard } from "./board.js";
+import { doubledAttrs, penaltyCards, renderBoard } from "./board.js";
 import { cardHTML, cardLabel, rankOf, SUIT_SYMBOLS } from "./cards.js";
 import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
 
@@ -23,7 +23,7 @@ export function mountTable(root, code) {
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
     finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
-    rematchAsked: false, rules: null, invite: null,
+    rematchAsked: false, rules: null, invite: null, lastMove: null,
   };
   // Where invite links point: the page's own address, unless the server knows a better one (the host
   // opened the page on 127.0.0.1, which no friend can reach, or named a public address).
@@ -117,6 +117,12 @@ export function mountTable(root, code) {
     st.nextDealAt = typeof nextIn === "number" ? Date.now() + nextIn * 1000 : null;
     if (!firstView) announceEvent(ev);
     announceTurn();
+    // Your turn comes: a panel that covers the trick, the layouts or a question (on a phone: the felt
+    // above the hand) is put away, so the move is made seeing the table. Beside it (a wider screen), it stays.
+    const view = st.view;
+    const move = myMove() ? `${view.history.length}:${view.phase}:${(view.plays || []).length}` : null; // one per move
+    if (move && move !== st.lastMove && st.drawer && drawerInTheWay()) st.drawer = null;
+    st.lastMove = move;
     render();
     autoAnswer();
   }
@@ -152,6 +158,24 @@ export function mountTable(root, code) {
     const key = mine ? `${v.phase}:${v.hand.length}:${v.trick.length}` : null;
     if (mine && key !== st.announcedTurn) announce(t("table.turn.you"));
     st.announcedTurn = key;
+  }
+
+  /** Whether this seat has a move to make now (a hand that cannot claim a redeal has none: the page answers). */
+  function myMove() {
+    const v = st.view;
+    return st.seat !== null && v.turn === st.seat && (v.phase !== "claim" || v.legal_actions.includes("claim"));
+  }
+
+  /** Whether the open panel covers what a move is made from: the trick or layouts, a dialog, the hand. */
+  function drawerInTheWay() {
+    const drawer = root.querySelector(".board > .drawer");
+    if (!drawer) return false;
+    const a = drawer.getBoundingClientRect();
+    return [...root.querySelectorAll(".center > .trick, .center > .layouts, .floating-dialog, [data-testid=hand], [data-testid=pass]")]
+      .some((el) => {
+        const b = el.getBoundingClientRect();
+        return b.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      });
   }
 
   function autoAnswer() {
@@ -291,6 +315,7 @@ export function mountTable(root, code) {
     const myTurn = st.seat !== null && v.turn === st.seat && !st.pending;
     const legalCards = new Set(v.legal_actions.filter((a) => CARD_RE.test(a)));
     const lingering = Date.now() < st.lingerUntil && v.trick.length === 0 && v.last_trick.length === 4;
+    const played = playedCards(v);
     const seats = [0, 1, 2, 3].map((s) => {
       const info = st.info.seats[s];
       let status = "";
@@ -316,7 +341,8 @@ export function mountTable(root, code) {
         tricks: inDeal ? v.tricks_taken[s] : undefined,
         points: inDeal && st.info.deal_points ? st.info.deal_points[s] : 0,
         taken: inDeal ? penaltyCards(v.contract, v.taken[s]) : [],
-        doubled: inDeal ? v.doubled.filter(([h]) => h === s).map(([, c]) => c) : [],
+        // tagged by the holder's name while he holds it; once played, marked where it lies (board.js)
+        doubled: inDeal ? v.doubled.filter(([h, c]) => h === s && !played.has(c)).map(([, c]) => c) : [],
         outPlace: v.out.indexOf(s) + 1,
       };
     });
@@ -331,16 +357,27 @@ export function mountTable(root, code) {
         extra = `<button class="btn" data-action="pass" data-testid="pass">${t("table.pass")}</button>`;
       }
     }
-    const centerExtra = floatingDialogHTML() + drawer;
     return {
       me, seats, contract: v.phase === "choose_contract" ? null : v.contract,
+      doubledBy: doubledBy(v),
       trick: lingering ? v.last_trick : v.trick,
       trickWinner: lingering ? v.last_trick_winner : null,
       layouts: v.layouts,
       freshCard: st.freshCard,
-      myTurn, prompt, extraBottom: extra, centerExtra,
+      // the drawer on the felt itself, beside the trick and above the hand (app.css), not in its middle
+      myTurn, prompt, extraBottom: extra, centerExtra: floatingDialogHTML(), overlay: drawer,
       centerNote: lingering && v.last_trick_winner !== null ? winnerText(v.last_trick_winner) : "",
     };
+  }
+
+  /** Every card played this deal (a doubled one is then shown where it lies, not by its holder). */
+  function playedCards(v) {
+    return new Set((v.plays || []).map(([, a]) => a).filter((a) => CARD_RE.test(a)));
+  }
+
+  /** Each doubled card of the deal, and the name of whoever doubled it. */
+  function doubledBy(v) {
+    return Object.fromEntries((v.doubled || []).map(([h, c]) => [c, seatName(h)]));
   }
 
   function floatingDialogHTML() {
@@ -468,7 +505,11 @@ export function mountTable(root, code) {
     const cards = penaltyCards(v.contract, v.taken[s]);
     const tricks = v.tricks_taken[s];
     if (!tricks) return t("took.nothing");
-    return `${t("took.tricks", { n: tricks })}<span class="taken-inline">${cards.map((c) => cardHTML(c, { cls: "mini" })).join("")}</span>`;
+    const marks = { doubledBy: doubledBy(v) };
+    return `${t("took.tricks", { n: tricks })}<span class="taken-inline">${cards.map((c) => {
+      const d = doubledAttrs(marks, c);
+      return cardHTML(c, { cls: `mini ${d.cls}`, attrs: d.attrs, label: d.label });
+    }).join("")}</span>`;
   }
 
   /** Deals of the match so far, the one being played included; a thrown-in deal is dealt again and
@@ -583,6 +624,7 @@ export function mountTable(root, code) {
     const info = st.info;
     const link = inviteLink();
     const seated = st.seat !== null;
+    const isHost = seated && st.seat === info.host_seat; // whoever created the table, in this browser
     const seats = info.seats.map((s) => {
       let who;
       if (s.kind === "human") {
@@ -612,9 +654,16 @@ export function mountTable(root, code) {
       + `<p>${t(seated && st.seat !== info.host_seat ? "lobby.invite.guest" : "lobby.invite")}</p>`
       + `<div class="invite"><code id="invite-link">${escapeHtml(link)}</code><button class="btn small secondary" data-cmd="copy">${t("lobby.copy")}</button>`
       + (navigator.share ? `<button class="btn small secondary" data-cmd="share">${t("lobby.share")}</button>` : "") + `</div>`
-      // a link naming this machine itself reaches nobody else: say so, and what to do
-      + (/^https?:\/\/(localhost|127\.|\[::1\])/.test(link) ? `<p class="warn-note" data-testid="local-link">${t("lobby.local")}</p>` : "")
+      // a link naming this machine itself reaches nobody else: say so, and what to do, to the host (who
+      // can restart the server); a friend who got here already has a link that works
+      + (isHost && /^https?:\/\/(localhost|127\.|\[::1\])/.test(link) ? `<p class="warn-note" data-testid="local-link">${localNote()}</p>` : "")
       + `${nameField}<div class="seats">${seats}</div>${footer}</div>`;
+  }
+
+  /** The note about a link only this computer reaches, its command kept whole and left to right. */
+  function localNote() {
+    const cmd = "opentrix serve --host 0.0.0.0";
+    return t("lobby.local").replace(cmd, `<code class="cmd" dir="ltr">${cmd}</code>`);
   }
 
   function finishedOnlyHTML() {
@@ -633,7 +682,16 @@ export function mountTable(root, code) {
 
   async function onClick(e) {
     const el = e.target.closest("[data-play],[data-action],[data-cmd],[data-why]");
-    if (!el || !root.contains(el)) return;
+    // A tap beside an open panel at the table puts it away, and still does what it tapped (a card, a
+    // button). Not in the lobby, where the rules sheet sits in the page among the things to fill in.
+    const inside = Boolean(el && root.contains(el)); // asked before a redraw takes el out of the page
+    const toggles = ["scores", "last", "rules", "close"];
+    if (st.drawer && st.info && st.info.status !== "lobby" && root.contains(e.target) && !e.target.closest(".drawer")
+        && !(el && toggles.includes(el.dataset.cmd))) {
+      st.drawer = null;
+      render();
+    }
+    if (!inside) return;
     if (el.dataset.why) { toast(whyNot(el.dataset.why)); return; }
     if (el.dataset.play) { act(el.dataset.play); render(); return; }
     if (el.dataset.action) { act(el.dataset.action); render(); return; }
