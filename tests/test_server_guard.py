@@ -30,7 +30,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 def test_a_body_too_large_is_refused_before_it_is_read(server: LiveServer) -> None:
     # declared too large: refused on the Content-Length alone
     r = httpx.post(f"{server.base}/api/tables", content=b"{" + b" " * 100_000 + b"}", timeout=10)
-    assert r.status_code == 400 and r.json() == {"error": "request too large: at most 64,000 bytes"}
+    assert r.status_code == 413 and r.json() == {"error": "request too large: at most 64,000 bytes"}
 
     # sent without a length (chunked): refused as it streams in, past the limit
     def chunks() -> Iterator[bytes]:
@@ -38,7 +38,7 @@ def test_a_body_too_large_is_refused_before_it_is_read(server: LiveServer) -> No
             yield b" " * 10_000
 
     r = httpx.post(f"{server.base}/api/replay", content=chunks(), timeout=10)
-    assert r.status_code == 400 and r.json() == {"error": "record too large: at most 2,000,000 bytes"}
+    assert r.status_code == 413 and r.json() == {"error": "record too large: at most 2,000,000 bytes"}
     assert httpx.get(f"{server.base}/api/health", timeout=10).json()["ok"]
 
 
@@ -104,6 +104,10 @@ def test_pages_come_with_security_headers(server: LiveServer) -> None:
     page = httpx.get(f"{server.base}/", timeout=10)
     csp = page.headers["content-security-policy"]
     assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp
+    host = server.base.split("//", 1)[1].rstrip("/")  # sockets back to this server only, not to any host
+    assert f"connect-src 'self' ws://{host} wss://{host};" in csp and " ws: " not in csp
+    forged = httpx.get(f"{server.base}/", headers={"host": "x; script-src *"}, timeout=10)
+    assert "connect-src 'self';" in forged.headers["content-security-policy"]  # no policy from a header
     assert page.headers["x-frame-options"] == "DENY" and page.headers["x-content-type-options"] == "nosniff"
     assert page.headers["referrer-policy"] == "no-referrer"
     api = httpx.get(f"{server.base}/api/health", timeout=10)

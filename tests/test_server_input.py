@@ -348,6 +348,37 @@ def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "choose another --port" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
+    assert not (tmp_path / "t.db").exists()  # the port is checked first: no database is left behind
+
+
+def test_a_postgresql_url_without_server_or_database_is_refused() -> None:
+    """The driver would guess (a local socket, a database named after the user) and fill that one."""
+    done = _opentrix("serve", "--port", "8799", "--database", "postgresql://")
+    assert done.returncode == 1 and "name the server and the database" in done.stderr
+
+
+@pytest.mark.postgres
+def test_a_read_only_database_is_one_clear_line() -> None:
+    """A schema already up to date is migrated without a write, so the check writes (and undoes it):
+    the server's first write at start-up was a traceback and exit status 3."""
+    from opentrix.server.storage import Storage
+
+    schema = unique_schema()
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        store = Storage(PG_URL, schema=schema)
+        store.migrate()
+        store.close()
+        sep = "&" if "?" in PG_URL else "?"
+        url = f"{PG_URL}{sep}options=-csearch_path%3D{schema}%20-cdefault_transaction_read_only%3Don"
+        done = _opentrix("serve", "--port", "8799", "--database", url)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "cannot use the database" in done.stderr and "read-only transaction" in done.stderr
+        assert "Traceback" not in done.stderr + done.stdout
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.mark.parametrize("host", ["999.1.1.1", "10.255.255.1"])
@@ -406,10 +437,13 @@ def test_play_refuses_a_seed_no_table_can_keep(seed: str, tmp_path: Path) -> Non
 def test_a_server_for_the_network_tells_invite_links_an_address_friends_can_reach(tmp_path: Path) -> None:
     """``--host 0.0.0.0`` prints 127.0.0.1 for this machine's browser; invite links must not name it."""
     port = free_port()
-    server = ServeProcess(str(tmp_path / "t.db"), port, "--host", "0.0.0.0", "--public-url", "http://192.0.2.9:81/")
+    server = ServeProcess(
+        str(tmp_path / "t.db"), port, "--host", "0.0.0.0", "--public-url", "http://192.0.2.9:81/", "--stand-in", "hard"
+    )
     try:
         options = httpx.get(f"{server.base}/api/options", timeout=10).json()
         assert options["invite"] == {"base": "http://192.0.2.9:81", "always": True}
+        assert options["stand_in"] == "hard"  # --stand-in: who plays for an away player
     finally:
         out = server.stop()
     assert "friends open http://192.0.2.9:81/" in out
@@ -444,3 +478,40 @@ def test_a_network_address_the_server_found_is_told_to_its_own_browser_only(serv
         assert theirs.json()["invite"]["base"] == "https://trix.example.org"
     finally:
         server.app.state.invite = None
+
+
+@pytest.mark.postgres
+def test_while_the_database_is_down_a_new_table_is_refused_clearly_and_then_made(tmp_path: Path) -> None:
+    """A store that cannot be reached is a 503 in the API's own shape (it was a plain-text 500 and a
+    traceback in the log), and the server makes tables again once the database is back."""
+    name = f"opentrix_outage_{random.randrange(1 << 30)}"
+    admin = PG_URL.rsplit("/", 1)[0]
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        with live_server(tmp_path, database=f"{admin}/{name}") as server:
+            with psycopg.connect(PG_URL, autocommit=True) as conn:
+                conn.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+                conn.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+            r = httpx.post(f"{server.base}/api/tables", json={"name": "Lina"}, timeout=30)
+            assert r.status_code == 503 and "try again" in r.json()["error"], r.text
+            with psycopg.connect(PG_URL, autocommit=True) as conn:
+                conn.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+            assert server.create(name="Lina")["id"]
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+            conn.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+            conn.execute(f'DROP DATABASE "{name}"')
+
+
+def test_naming_a_proxy_keeps_the_local_one_trusted_and_a_slip_is_refused() -> None:
+    from opentrix.server.commands import trusted_proxies
+
+    assert trusted_proxies(None) is None  # uvicorn's default: $FORWARDED_ALLOW_IPS, else 127.0.0.1
+    assert trusted_proxies("10.0.0.5, 10.1.0.0/16") == "127.0.0.1,::1,10.0.0.5,10.1.0.0/16"
+    assert trusted_proxies("*") == "*"
+    done = _opentrix(
+        "serve", "--port", "8799", "--forwarded-allow-ips", "notanip", env={**os.environ, "COLUMNS": "200"}
+    )
+    assert done.returncode == 2 and "'notanip' is not an address or a network" in done.stderr

@@ -316,3 +316,48 @@ def test_a_store_that_fails_tells_a_whole_batch_at_once(storage: Storage, monkey
     assert asyncio.run(main()) == [None, None, None] and len(calls) == 2
     loaded = storage.load_table("LOCKED")
     assert loaded is not None and loaded.actions == [(0, 0), (0, 1), (0, 2)]
+
+
+def test_a_migration_that_rebuilds_the_tables_table_keeps_every_seat_and_move(storage: Storage) -> None:
+    """SQLite alters a table by copying it and dropping the old one (0002's downgrade does): the drop
+    must not cascade to the seats and moves of the matches stored."""
+    storage.create_table(table_row())
+    storage.append_actions([("ABC234", 0, 1, 53), ("ABC234", 1, 1, 5)])
+    storage.downgrade("0001")
+    assert storage.revision() == "0001"
+    storage.migrate()
+    back = storage.load_table("ABC234")
+    assert back is not None and len(back.seats) == 4 and back.actions == [(1, 53), (1, 5)]
+    with pytest.raises(StorageError):  # the keys are on again for the server's writes
+        storage.append_actions([("NOPE99", 0, 0, 1)])
+
+
+@pytest.mark.postgres
+def test_servers_starting_together_on_an_empty_database_migrate_one_at_a_time() -> None:
+    """Without the advisory lock, two CREATE TABLEs race and one server fails to start."""
+    import threading
+
+    schema = unique_schema()
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    stores = [Storage(database_url(PG_URL), schema=schema) for _ in range(4)]
+    errors: list[BaseException] = []
+
+    def start(s: Storage) -> None:
+        try:
+            s.migrate()
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    try:
+        threads = [threading.Thread(target=start, args=(s,)) for s in stores]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == [] and {s.revision() for s in stores} == {"0002"}
+    finally:
+        for s in stores:
+            s.close()
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')

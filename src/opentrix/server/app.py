@@ -7,10 +7,12 @@ import contextlib
 import functools
 import ipaddress
 import json
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -28,7 +30,10 @@ from .protocol import BadMessage, parse_action, parse_message, parse_seat
 from .protocol import error as error_message
 from .replay import replay_frames
 from .settings import Settings
+from .storage import store_reason
 from .table import Connection, TableError, stored_summary
+
+log = logging.getLogger("opentrix.server")
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 BUSY = "too many requests from your address; wait a moment and try again"
@@ -188,6 +193,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return _bad(str(exc), exc.status)
 
+    @app.exception_handler(sa.exc.DBAPIError)
+    async def store_down(request: Request, exc: sa.exc.DBAPIError) -> JSONResponse:
+        """The store cannot be reached (restarting, the network): a clear answer to try again, not a
+        plain 500; the tables being played go on in memory and are written once it is back."""
+        log.warning("the table store failed at %s %s: %s", request.method, request.url.path, store_reason(exc))
+        return _bad("the table store cannot be reached just now; try again in a moment", 503)
+
     @app.exception_handler(Busy)
     async def busy(_request: Request, _exc: Busy) -> JSONResponse:
         return _bad(BUSY, 429)
@@ -233,13 +245,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/options")
     async def options(request: Request) -> dict[str, Any]:
-        """The presets and bot levels, and the address invite links should name, where the server
-        knows a better one than the page's own (a page opened on 127.0.0.1 would invite nobody). A
-        network address the server found itself is told to this machine's own browser only."""
+        """The presets, the bot levels and the stand-ins' level (``stand_in``: the bot that plays for an
+        away player), and the address invite links should name, where the server knows a better one
+        than the page's own (a page opened on 127.0.0.1 would invite nobody). A network address the
+        server found itself is told to this machine's own browser only."""
         invite = app.state.invite
         if invite is not None and not invite["always"] and not _loopback(request):
             invite = None
-        return {"presets": list(PRESETS), "levels": table_levels(), "invite": invite}
+        stand_in = settings.substitute_level
+        return {"presets": list(PRESETS), "levels": table_levels(), "stand_in": stand_in, "invite": invite}
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:

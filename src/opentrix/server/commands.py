@@ -25,6 +25,14 @@ WS_MAX_SIZE = 1 << 20  # frames above this close the socket; the app answers sma
 MAX_CONNECTIONS = 10_000
 
 
+class StandIn(StrEnum):
+    """The level of the bot that plays for a player who is away or out of time."""
+
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+
+
 class LogLevel(StrEnum):
     """Uvicorn's log levels, offered as a choice so a typo is refused before the server starts."""
 
@@ -60,6 +68,30 @@ def _uvicorn_config(  # type: ignore[no-untyped-def]
         # None: uvicorn's default, $FORWARDED_ALLOW_IPS or else 127.0.0.1 only.
         forwarded_allow_ips=forwarded_allow_ips,
     )
+
+
+def trusted_proxies(given: str | None) -> str | None:
+    """``--forwarded-allow-ips``: the proxies named, and the loopback ones always (a proxy on this
+    machine is trusted already; naming another must not take that away). Each an address or a
+    network (``10.0.0.0/8``), or ``*`` for any; a slip is an error, not a proxy silently untrusted."""
+    if given is None:
+        return None
+    import ipaddress
+
+    named = [part.strip() for part in given.split(",") if part.strip()]
+    if not named:
+        raise typer.BadParameter("name at least one address, e.g. 10.0.0.5", param_hint="--forwarded-allow-ips")
+    if "*" in named:
+        return "*"
+    for part in named:
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise typer.BadParameter(
+                f"{part!r} is not an address or a network (10.0.0.5, 10.0.0.0/8, ::1 or *)",
+                param_hint="--forwarded-allow-ips",
+            ) from None
+    return ",".join(dict.fromkeys(["127.0.0.1", "::1", *named]))
 
 
 def _more_open_files() -> None:
@@ -105,7 +137,7 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
     import sqlalchemy as sa
 
     from .settings import database_url
-    from .storage import Storage
+    from .storage import Storage, store_reason
 
     try:
         url = database_url(database)
@@ -120,15 +152,23 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
         store = Storage(url)
     except (sa.exc.ArgumentError, ImportError) as e:
         raise _fail(f"not a database URL: {database!r} ({e})") from None
+    parts = sa.engine.make_url(url)
+    if parts.get_backend_name() == "postgresql" and not (parts.database and (parts.host or parts.query)):
+        store.close()  # the driver's defaults (a local socket, a database named after the user) are a guess
+        raise _fail(f"name the server and the database: postgresql://user@host/name, not {database!r}")
     shown = _where(url)
+    bound = _try_bind(host, port)  # first: a busy port must not leave a new database behind
     try:
         store.migrate()
+        store.check_writable()
     except Exception as e:  # whatever the driver says: unreachable server, bad password, read-only file
-        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        reason = store_reason(e)
+        if "Can't locate revision" in reason:
+            reason = f"its tables were made by a newer opentrix ({reason}); upgrade opentrix to serve them"
         raise _fail(f"cannot use the database {shown}: {reason}") from None
     finally:
         store.close()
-    return url, _try_bind(host, port)
+    return url, bound
 
 
 def _try_bind(host: str, port: int) -> int:
@@ -216,6 +256,9 @@ def serve(
     bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before playing")] = 0.9,
     deal_pause: Annotated[float, typer.Option(help="seconds the end-of-deal summary stays up at most")] = 20.0,
     grace: Annotated[float, typer.Option(help="seconds before a bot takes the seat of a player who left")] = 45.0,
+    stand_in: Annotated[
+        StandIn, typer.Option(help="level of the bot that plays for a player who is away or out of time")
+    ] = StandIn.medium,
     log_level: Annotated[LogLevel, typer.Option(help="how much the server logs")] = LogLevel.info,
     lease: Annotated[
         float,
@@ -241,7 +284,8 @@ def serve(
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
-            help="addresses of reverse proxies trusted to name the client in X-Forwarded-For (default 127.0.0.1)"
+            help="addresses or networks of reverse proxies trusted to name the client in X-Forwarded-For,"
+            " comma separated, or * (127.0.0.1 and ::1 are always trusted)"
         ),
     ] = None,
     public_url: Annotated[
@@ -266,6 +310,7 @@ def serve(
     if not 0 < park_after < float("inf"):
         raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
     public_url = check_public_url(public_url)
+    forwarded_allow_ips = trusted_proxies(forwarded_allow_ips)
     url, _ = preflight(database, host, port)
     settings = Settings(
         database=database,
@@ -275,6 +320,7 @@ def serve(
         lease=lease,
         park_after=park_after,
         bot_processes=bot_processes,
+        substitute_level=stand_in.value,
     )
     if no_rate_limits:
         settings = settings.without_limits()

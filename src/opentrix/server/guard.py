@@ -8,6 +8,7 @@ table codes without end, or queue every message a flooding socket sends.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -94,6 +95,12 @@ class RateLimiter:
         return self.rate <= 0 or self._bucket(key).take()
 
 
+class TooLarge(TableError):
+    """A request body past the limit: HTTP 413, so a client can tell it from a malformed one."""
+
+    status = 413
+
+
 async def read_body(receive_stream: Any, headers: Any, limit: int, what: str = "request") -> bytes:
     """The body of a request, refused as soon as it is known to pass ``limit`` bytes: by its declared
     length before a byte is read, else while it streams in (never read whole and measured after)."""
@@ -102,13 +109,13 @@ async def read_body(receive_stream: Any, headers: Any, limit: int, what: str = "
         if not declared.isdigit():
             raise TableError("the request's Content-Length is not a number")
         if int(declared) > limit:
-            raise TableError(f"{what} too large: at most {limit:,} bytes")
+            raise TooLarge(f"{what} too large: at most {limit:,} bytes")
     chunks: list[bytes] = []
     size = 0
     async for chunk in receive_stream:
         size += len(chunk)
         if size > limit:
-            raise TableError(f"{what} too large: at most {limit:,} bytes")
+            raise TooLarge(f"{what} too large: at most {limit:,} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -129,8 +136,19 @@ def same_origin(headers: Any) -> bool:
 # loads its viewer from a CDN, so it goes without.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    "connect-src 'self'{sockets}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
+_HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
+def csp(host: str) -> str:
+    """The policy for a page served as ``host``: its sockets may go back to that host only. ('self'
+    covers them in browsers of CSP level 3; older ones, Safari before 15.4 among them, need the
+    ws:// and wss:// addresses named.) A Host header that is no plain host name names none."""
+    sockets = f" ws://{host} wss://{host}" if _HOST.fullmatch(host) else ""
+    return CSP.format(sockets=sockets)
+
+
 HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -149,13 +167,14 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         with_csp = not str(scope.get("path", "")).startswith("/api/docs")
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "")
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers += HEADERS
                 if with_csp:
-                    headers.append((b"content-security-policy", CSP.encode()))
+                    headers.append((b"content-security-policy", csp(host).encode("latin-1")))
                 message["headers"] = headers
             await send(message)
 

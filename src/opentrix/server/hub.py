@@ -14,12 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import sqlalchemy as sa
+
 from ..bots import EXTERNAL, bot_names
 from ..rules import PRESETS, Rules, RulesError
 from .asyncstore import AsyncStore
 from .owner import dead_here, process_name
 from .settings import Settings, database_url
-from .storage import PARKED, SeatRow, Storage, TableRow
+from .storage import PARKED, SeatRow, Storage, TableRow, store_reason
 from .table import HEIRS, Table, TableError, new_token, rules_for, token_hash
 from .thinking import thinkers_for
 
@@ -225,7 +227,9 @@ class Hub:
             await asyncio.sleep(self.settings.lease / 3)
             try:
                 await self.keep_leases()
-            except Exception:  # the store may be briefly unreachable: try again next time
+            except sa.exc.DBAPIError as e:  # the store may be briefly unreachable: one line, then again
+                log.warning("could not renew the table leases (retrying): %s", store_reason(e))
+            except Exception:
                 log.exception("could not renew the table leases")
 
     async def sweep(self) -> int:

@@ -9,7 +9,7 @@ The schema is created and upgraded by Alembic migrations (``server/migrations``)
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = 0x7472_6978  # "trix": the advisory lock servers migrating one PostgreSQL database take in turn
 
 metadata = sa.MetaData()
 
@@ -148,14 +149,45 @@ class Storage:
 
     def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision (creates it on an empty database)."""
+        self._alembic(lambda command, cfg: command.upgrade(cfg, "head"))
+
+    def downgrade(self, revision: str) -> None:
+        """Take the schema back to ``revision`` (for developers, and the tests of the migrations)."""
+        self._alembic(lambda command, cfg: command.downgrade(cfg, revision))
+
+    def _alembic(self, run: Callable[[Any, Any], None]) -> None:
         from alembic import command
         from alembic.config import Config
 
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+        with self.engine.connect() as conn:
+            sqlite = conn.dialect.name == "sqlite"
+            if sqlite:
+                # SQLite alters a table by copying it and dropping the old one: with the keys on, that
+                # drop would cascade to every seat and action of every match. Off for the migration (it
+                # can only be changed outside a transaction), checked at its end, and on again.
+                conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                conn.commit()
+            try:
+                with conn.begin():
+                    if conn.dialect.name == "postgresql":  # two servers starting on one empty database
+                        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                    cfg.attributes["connection"] = conn
+                    run(command, cfg)
+                    if sqlite and conn.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                        raise StorageError("the migration would leave seats or moves without their table")
+            finally:
+                if sqlite:
+                    conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    conn.commit()
+
+    def check_writable(self) -> None:
+        """Raise the driver's error unless this server may write here (a read-only file or role): a
+        schema already up to date is migrated without writing, so the migration does not tell."""
+        with self.engine.connect() as conn, conn.begin() as tx:
+            conn.execute(sa.text("UPDATE alembic_version SET version_num = version_num"))  # a write, undone
+            tx.rollback()
 
     def revision(self) -> str | None:
         with self.engine.connect() as conn:
@@ -446,6 +478,12 @@ class Storage:
         """The opentrix-record/1 text of a finished match (None if unknown or unfinished)."""
         with self.engine.connect() as conn:
             return conn.execute(sa.select(tables_t.c.record).where(tables_t.c.id == table_id)).scalar()
+
+
+def store_reason(e: BaseException) -> str:
+    """The first line of what the database driver said (no SQL, no parameters, no traceback)."""
+    text = str(getattr(e, "orig", None) or e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def player_name(kind: str, name: str, bot_level: str) -> str:
