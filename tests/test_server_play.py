@@ -260,6 +260,22 @@ async def test_a_player_back_after_the_grace_period_gets_each_missed_event_once(
     await back.close()
 
 
+async def test_the_others_are_told_when_a_bot_takes_the_seat_of_a_player_who_left(server: LiveServer) -> None:
+    """A seat whose player lost his connection says, in seconds, when the stand-in takes over (so the
+    table can count down); null while he is there, and once the bot plays it."""
+    _, lina, omar, _ = await _lina_and_omar_playing(server)
+    assert lina.table is not None
+    assert [s["away_in"] for s in lina.table["seats"]] == [None] * 4  # everybody is here (bots never leave)
+    await omar.close()
+    msg = await lina.until(lambda m: m["type"] == "update" and not m["table"]["seats"][1]["connected"], timeout=5)
+    left = msg["table"]["seats"][1]["away_in"]
+    assert isinstance(left, float) and 0 < left <= 0.4, left  # the grace period is 0.4 s in this module
+    assert msg["table"]["seats"][0]["away_in"] is None
+    msg = await lina.until(lambda m: m["type"] == "update" and m["table"]["seats"][1]["away"], timeout=5)
+    assert msg["table"]["seats"][1]["away_in"] is None  # the bot plays it now
+    await lina.close()
+
+
 async def test_a_table_everybody_left_waits_for_its_players(server: LiveServer) -> None:
     """Friends who all leave mid-match find it where they left it, as after a restart: bots played it out
     (with the friends' names in the history) once the grace period was over. The first one back starts

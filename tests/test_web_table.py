@@ -1185,10 +1185,30 @@ def test_the_front_page_says_what_each_preset_plays(browser: Browser, server: Li
     page.select_option("#rules", "complex")
     assert "Two contracts a kingdom" in note.inner_text()
     assert page.locator("#doubling option").all_inner_texts() == ["as the preset says", "on", "off"]
+    # named for players: the rule set, not "Encyclopedia" (the wikipedia preset)
+    names = ["Classic", "Common (Wikipedia)", "Denexa", "Online apps", "Trix Complex"]
+    assert page.locator("#rules option").all_inner_texts() == names
     page.click("#lang-toggle")  # drawn again in Arabic, the choices kept
     assert "لعبتان في كل مملكة" in page.locator("[data-testid=preset-note]").inner_text()
     assert page.locator("#rules").input_value() == "complex"
+    arabic = ["كلاسيكي", "الشائعة (ويكيبيديا)", "دينكسا", "التطبيقات", "تركس كومبلكس"]
+    assert page.locator("#rules option").all_inner_texts() == arabic
     page.click("#lang-toggle")
+    # the same name in a lobby's rules line and in the history
+    t = server.create(name="Lina", bots="easy", rules="wikipedia", kingdoms=1)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en")
+    line = page.locator("[data-testid=lobby-rules]")
+    line.wait_for()
+    assert "Rules: Common (Wikipedia) · doubling · one kingdom" in line.inner_text()
+    page.goto(f"{server.base}/t/{t['id']}?lang=ar")
+    assert "الشائعة (ويكيبيديا)" in page.locator("[data-testid=lobby-rules]").inner_text()
+    page.goto(f"{server.base}/?lang=en")
+    t = server.create(name="Lina", bots="random", start=True, seed=5, kingdoms=1, rules="wikipedia")
+    finish_match(server, t)
+    page.goto(f"{server.base}/history?lang=en")
+    row = page.locator(f"tr[data-match='{t['id']}']")
+    row.wait_for()
+    assert "Common (Wikipedia)" in row.inner_text() and "Encyclopedia" not in page.locator("main").inner_text()
     assert not errors, errors
     page.context.close()
 
@@ -1436,5 +1456,168 @@ def test_the_front_page_leads_back_to_a_table_left_mid_match(browser: Browser, s
     page.locator("[data-testid=resume]").wait_for()
     assert "العودة إلى طاولتك" in page.locator("[data-testid=resume]").inner_text()
     page.click("#lang-toggle")
+    assert not errors, errors
+    page.context.close()
+
+
+# Every card of the hand, and whether it lies whole inside the screen with a tap at its centre and in its
+# top-left corner (where its rank is) reaching that card rather than a dialog over it.
+HAND_IN_VIEW_JS = """() => [...document.querySelectorAll('[data-testid=hand] .card')].map((c) => {
+  const r = c.getBoundingClientRect();
+  const spots = [[r.x + r.width / 2, r.y + r.height / 2], [r.x + 5, r.y + 5],
+    [r.x + r.width * 0.25, r.y + r.height * 0.15]];
+  const reached = spots.every(([x, y]) => {
+    const e = document.elementFromPoint(x, y); return !!e && e.closest('.card') === c; });
+  const inside = r.x >= 0 && r.y >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
+  return [c.dataset.card, reached && inside];
+})"""
+
+# A dialog that shows every answer without being scrolled, each answer whole on the screen and a
+# fingertip tall.
+DIALOG_WHOLE_JS = """(sel) => { const d = document.querySelector(sel);
+  const answers = [...d.querySelectorAll('[data-action]')].map((b) => { const r = b.getBoundingClientRect();
+    return r.height >= 44 && r.y >= 0 && r.bottom <= innerHeight && r.x >= 0 && r.right <= innerWidth; });
+  return { scrolls: d.scrollHeight > d.clientHeight + 1, answers: answers.length, whole: answers.every(Boolean) }; }"""
+
+SMALL_PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.mark.parametrize(("device", "lang"), [("small", "ar"), ("small", "en"), ("phone", "en"), ("phone", "ar")])
+def test_the_contract_and_doubling_dialogs_leave_the_whole_hand_in_view(
+    browser: Browser, server: LiveServer, device: str, lang: str
+) -> None:
+    """The king with three queens decides what to double looking at his hand: the contract dialog, and the
+    doubling one with eight answers, sit on the felt above the hand, compact enough on a 360x640 phone to
+    need no scrolling, and every card of the hand stays whole and in view."""
+    errors: list[str] = []
+    queens = [int(c) for c in (Card.QS, Card.QH, Card.QD, Card.QC)]
+    seed = wikipedia_seed(lambda h: sum(h >> q & 1 for q in queens) == 3)
+    t = server.create(name="Lina", rules="wikipedia", bots="random", start=True, seed=seed)
+    page = new_page(browser, SMALL_PHONE if device == "small" else PHONE, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang={lang}#seat=0&token={t['token']}")
+    page.wait_for_selector("#contract-dialog")
+    page.wait_for_timeout(100)  # the web fonts settle
+    hidden = [card for card, ok in page.evaluate(HAND_IN_VIEW_JS) if not ok]
+    assert not hidden, hidden
+    assert page.evaluate(DIALOG_WHOLE_JS, "#contract-dialog") == {"scrolls": False, "answers": 5, "whole": True}
+    shot(page, f"dialogs-{device}-{lang}-01-contract")
+    page.click("#contract-dialog [data-action='contract queens']")
+    page.wait_for_selector("#double-dialog")
+    page.wait_for_timeout(100)
+    hidden = [card for card, ok in page.evaluate(HAND_IN_VIEW_JS) if not ok]
+    assert not hidden, hidden
+    assert page.evaluate(DIALOG_WHOLE_JS, "#double-dialog") == {"scrolls": False, "answers": 8, "whole": True}
+    # the cards alone on a phone ("Q♠ + Q♥", under "Double?"), but the whole answer for a screen reader
+    word = "Double" if lang == "en" else "دبّل"
+    two = page.locator("#double-dialog [data-action='double QS QH']")
+    assert two.locator("bdi").inner_text() == "Q♠ + Q♥"
+    assert two.locator(".dbl-word").evaluate("e => e.getBoundingClientRect().width <= 1")  # out of sight
+    assert page.get_by_role("button", name=f"{word} Q♠ + Q♥", exact=True).count() == 1
+    shot(page, f"dialogs-{device}-{lang}-02-doubling")
+    page.click("#double-dialog [data-action='double QS QH']")
+    page.wait_for_selector("#double-dialog", state="detached")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_reload_on_a_touch_phone_does_not_show_a_card_as_picked(browser: Browser, server: LiveServer) -> None:
+    """After a reload on his turn a player with a finger sees no focus ring on a card, nor a card raised
+    above the others as if picked: the page leads only a keyboard user to the move."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(1))
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("[data-testid=hand] [data-play]")
+    page.reload()
+    page.wait_for_selector("[data-testid=hand] [data-play]")
+    page.wait_for_timeout(300)
+    assert page.evaluate("!document.activeElement.closest('[data-testid=hand]')"), focused(page)
+    # every playable card of a row raised alike (a focused one went 20 pixels up, the others 8)
+    lifts = page.locator("[data-testid=hand] [data-play]").evaluate_all(
+        "els => els.map(e => [e.parentElement.classList.contains('second'), getComputedStyle(e).transform])"
+    )
+    assert len({transform for _, transform in lifts}) == 1, lifts
+    shot(page, "reload-touch-01-no-card-picked")
+    # (a keyboard user is still led to the playable cards: test_a_deal_played_with_the_keyboard_alone)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_table_counts_down_to_the_bot_that_stands_in_for_a_friend_who_left(
+    browser: Browser, server: LiveServer
+) -> None:
+    """A friend's connection drops: the others read under his name when a bot takes his seat, counting
+    down the server's grace period (60 s here), in English and in Arabic."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", seed=king_seed(1), kingdoms=1)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar", "seat": 1}, timeout=10)
+    assert r.status_code == 200, r.text
+    host = new_page(browser, DESKTOP, errors)
+    host.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    friend = new_page(browser, PHONE, errors)
+    friend.goto(f"{server.base}/t/{t['id']}?lang=en#seat=1&token={r.json()['token']}")
+    friend.wait_for_selector("[data-testid=lobby]")
+    host.wait_for_selector("[data-lobby-seat='1'] >> text=Omar")
+    host.click("#start-match")
+    host.wait_for_selector("[data-testid=board]")
+    friend.wait_for_selector("[data-testid=board]")
+    assert host.locator("[data-testid=standin]").count() == 0  # he is here
+    friend.context.close()
+    countdown = host.locator(".seat-right [data-testid=standin]")
+    countdown.wait_for()
+    first = re.fullmatch(r"disconnected · a bot plays in (\d+) s", countdown.inner_text())
+    assert first and 50 <= int(first[1]) <= 60, countdown.inner_text()
+    # Omar (seat 1) is the king: the status bar says his choice waits, and for how long
+    host.wait_for_function(
+        "n => { const m = /a bot plays in (\\d+) s/.exec(document.querySelector('.seat-right [data-testid=standin]')"
+        ".textContent); return m && Number(m[1]) < n; }",
+        arg=int(first[1]),
+        timeout=5000,
+    )
+    chip = host.locator("[data-testid=standin-turn]").inner_text()
+    assert re.fullmatch(r"A bot plays for Omar in \d+ s", chip), chip
+    shot(host, "standin-01-countdown")
+    host.click("#lang-toggle")
+    assert re.fullmatch(r"انقطع الاتصال · يلعب روبوت بعد \d+ ث", host.locator("[data-testid=standin]").inner_text())
+    shot(host, "standin-02-countdown-ar")
+    host.click("#lang-toggle")
+    assert not errors, errors
+    host.context.close()
+
+
+@pytest.mark.parametrize("device", ["small", "phone"])
+def test_trix_layouts_on_a_phone_use_the_felt(browser: Browser, server: LiveServer, device: str) -> None:
+    """On a phone the Trix layouts take the felt's width and height: cards well above the 36 to 40 pixels
+    they had in the middle column, every row still whole between the seats above and the hand below."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
+    page = new_page(browser, SMALL_PHONE if device == "small" else PHONE, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang={'ar' if device == 'small' else 'en'}#seat=0&token={t['token']}")
+    page.click("#contract-dialog [data-action='contract trix']")
+    play_until(
+        page,
+        lambda: (
+            page.locator("[data-testid=layouts] .card").count() >= 12
+            and bool(page.locator("[data-testid=hand] .card.legal, [data-testid=pass]").count())
+        ),
+        contract="trix",
+    )
+    page.wait_for_timeout(100)
+    found = page.evaluate(
+        """() => { const box = (e) => { const r = e.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+        const stacks = [...document.querySelectorAll('.layout')].map(box);
+        const above = [...document.querySelectorAll('.seat-top .badge, .seat-left .badge, .seat-right .badge')]
+          .map(box);
+        const run = Number(document.querySelector('.layouts').style.getPropertyValue('--run'));
+        return { width: document.querySelector('.layout .card').getBoundingClientRect().width, stacks, above,
+                 hand: box(document.querySelector('[data-testid=hand]')), run }; }"""
+    )
+    least = 56 if device == "phone" else (44 if found["run"] <= 10 else 38)
+    assert found["width"] >= least, found
+    for stack in found["stacks"]:
+        assert not overlaps(stack, found["hand"]), found
+        assert not any(overlaps(stack, badge) for badge in found["above"]), found
+    shot(page, f"trix-{device}-01-layouts")
     assert not errors, errors
     page.context.close()

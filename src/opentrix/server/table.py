@@ -823,7 +823,8 @@ class Table:
             "id": self.id,
             "status": self.status,
             "host_seat": self.host_seat,
-            "seats": [s.info() for s in self.seats],
+            # a seat whose player left: seconds until a bot takes it over (the grace period), else None
+            "seats": [{**s.info(), "away_in": self._away_in(s)} for s in self.seats],
             "options": {k: v for k, v in self.options.items() if k != HEIRS},
             **seed_facts(self.seed, self.options),
             "preset": self.rules.preset_name,
@@ -844,6 +845,15 @@ class Table:
             else {"code": self.rematch_code, "seat": self._rematch_by, "players": sorted(self._rematch_tokens)},
             "deal_points": deal_points(m),
         }
+
+    def _away_in(self, s: SeatState) -> float | None:
+        """Seconds until a bot stands in for a player who lost his last connection, while his grace period
+        runs (a match in play, someone at the table); None when he is there, already away, or nothing runs."""
+        if self.status != "playing" or self.nobody_back or s.kind != "human" or s.away or s.conns:
+            return None
+        if s.gone_since is None:
+            return None
+        return max(0.0, round(s.gone_since + self.settings.grace - time.monotonic(), 1))
 
     def _update(self, event: dict[str, Any] | None, seat: int | None, info: str, view_json: str, resync: bool) -> str:
         """One ``update`` message: the event as ``seat`` may see it, its view, and the table's public facts."""

@@ -42,6 +42,19 @@ export function announce(text) {
   while (box.childElementCount > 6) box.firstElementChild.remove();
 }
 
+// How the player last reached the page: the keyboard, or a pointer (a finger, a mouse). Nothing yet
+// after a load. The table moves the focus to where play goes on for a keyboard user only: focus set
+// by a script before any input shows as :focus-visible, which on a touch screen made the first card
+// look picked (raised, ringed) after a reload.
+let lastInput = null;
+document.addEventListener("keydown", (e) => { if (!e.isComposing) lastInput = "key"; }, true);
+document.addEventListener("pointerdown", () => { lastInput = "pointer"; }, true);
+
+/** Whether the last thing the player did here was to press a key (Tab, an arrow, Enter...). */
+export function keyboardUser() {
+  return lastInput === "key";
+}
+
 const FOCUS_KEYS = ["data-play", "data-why", "data-action", "data-cmd", "id"];
 const FOCUSABLE = "button:not([disabled]), a[href], input, select, textarea, summary, [tabindex]";
 

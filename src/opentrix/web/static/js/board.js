@@ -32,7 +32,10 @@ function playerHTML(scene, seat) {
   if (p.points) meta.push(`<bdi dir="ltr" class="pts ${p.points < 0 ? "neg" : "pos"}" title="${escapeHtml(t("table.points.title"))}">${p.points > 0 ? "+" : ""}${p.points}</bdi>`);
   if (p.outPlace) meta.push(t("table.out", { n: p.outPlace }));
   const crown = (p.isKing ? `<span class="crown" role="img" aria-label="${escapeHtml(t("a11y.king"))}">♛</span>` : "");
-  const status = p.status ? `<div class="status">${escapeHtml(p.status)}</div>` : "";
+  // a player who left: when a bot takes his seat, counting down (table.js), shorter in a phone's side column
+  const standin = p.standin
+    ? `<span class="long" data-standin="${seat}" data-where="badge">${escapeHtml(p.status)}</span><span class="short" data-standin="${seat}" data-where="short">${escapeHtml(p.standin)}</span>` : "";
+  const status = p.status ? `<div class="status"${standin ? ' data-testid="standin"' : ""}>${standin || escapeHtml(p.status)}</div>` : "";
   const timer = p.timer !== undefined && p.timer !== null
     ? `<div class="timerbar" data-timer-seat="${seat}"><i style="width:${Math.round(p.timer * 100)}%"></i></div><span class="timer-secs" data-timer-secs="${seat}"></span>` : "";
   const badge = `<div class="badge" data-seat="${seat}">${crown}<span class="name" dir="auto" title="${escapeHtml(p.name)}">${p.level ? `${escapeHtml(p.short)}<span class="lvl"> (${escapeHtml(p.level)})</span>` : escapeHtml(p.name)}</span>`
@@ -137,12 +140,18 @@ function layoutsHTML(scene) {
       : t("a11y.layout.empty", { suit: suitName(i) });
     return `<div class="layout" data-suit="${s}" role="img" aria-label="${escapeHtml(label)}">${stack}</div>`;
   }).join("");
-  return `<div class="layouts" data-testid="layouts" role="group" aria-label="${escapeHtml(t("a11y.layouts"))}">${cols}</div>`;
+  // the longest row, so that a phone can size the cards to fit it in the felt's height (app.css)
+  const longest = Math.max(1, ...scene.layouts.map((l) => layoutRun(l).length));
+  return `<div class="layouts" data-testid="layouts" style="--run:${longest}" role="group" aria-label="${escapeHtml(t("a11y.layouts"))}">${cols}</div>`;
 }
 
 export function renderBoard(scene) {
   const center = scene.contract === "trix" ? layoutsHTML(scene) : scene.contract ? trickHTML(scene) : "";
   const note = scene.centerNote ? `<div class="center-note">${escapeHtml(scene.centerNote)}</div>` : "";
   const players = [0, 1, 2, 3].map((s) => playerHTML(scene, s)).join("");
-  return `<div class="board ${scene.mode || ""}" data-testid="board">${players}<div class="center">${center}${note}${scene.centerExtra || ""}</div>${scene.overlay || ""}</div>`;
+  // a question asked at the table (``floating``) and a side panel (``overlay``) sit on the felt itself,
+  // above the hand (app.css), not in the middle of the trick
+  const cls = ["board", scene.mode || "", scene.contract === "trix" ? "trix" : ""].filter(Boolean).join(" ");
+  return `<div class="${cls}" data-testid="board">${players}<div class="center">${center}${note}${scene.centerExtra || ""}</div>`
+    + `${scene.floating || ""}${scene.overlay || ""}</div>`;
 }

@@ -1,6 +1,6 @@
 // The live table: lobby, play, dialogs and summaries, over one WebSocket that reconnects by itself.
 
-import { announce, api, focusable, focusInto, hideToast, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
+import { announce, api, focusable, focusInto, hideToast, keyboardUser, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
 import { doubledAttrs, penaltyCards, renderBoard } from "./board.js";
 import { cardHTML, cardLabel, rankOf, SUIT_SYMBOLS } from "./cards.js";
 import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
@@ -24,6 +24,7 @@ export function mountTable(root, code) {
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
     finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
     rematchAsked: false, rules: null, invite: null, lastMove: null,
+    standinAt: [null, null, null, null], // per seat: when a bot takes over from a player who left (Date.now() ms)
   };
   // Where invite links point: the page's own address, unless the server knows a better one (the host
   // opened the page on 127.0.0.1, which no friend can reach, or named a public address).
@@ -34,7 +35,7 @@ export function mountTable(root, code) {
     const base = st.invite && (st.invite.always || local) ? st.invite.base : location.origin;
     return `${base}/t/${code}`;
   }
-  const tick = setInterval(() => updateTimer(root, st), 250);
+  const tick = setInterval(() => { updateTimer(root, st); updateStandins(); }, 250);
 
   function send(msg) {
     if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(msg));
@@ -115,6 +116,15 @@ export function mountTable(root, code) {
     st.timerTotal = timer.total || 0;
     const nextIn = msg.table.next_deal_in;
     st.nextDealAt = typeof nextIn === "number" ? Date.now() + nextIn * 1000 : null;
+    // A player who left keeps his seat for the server's grace period, then a bot plays it: the others
+    // are told when, and see it count down (the seats' ``away_in``, in seconds).
+    const standin = msg.table.seats.map((x) => (typeof x.away_in === "number" ? Date.now() + x.away_in * 1000 : null));
+    if (!firstView) {
+      standin.forEach((at, s) => {
+        if (at !== null && st.standinAt[s] === null && s !== st.seat) announce(standinText(s));
+      });
+    }
+    st.standinAt = standin;
     if (!firstView) announceEvent(ev);
     announceTurn();
     // Your turn comes: a panel that covers the trick, the layouts or a question (on a phone: the felt
@@ -215,6 +225,29 @@ export function mountTable(root, code) {
     return info && s !== st.seat && info.kind === "bot" ? botName(s) : seatName(s);
   }
 
+  /** Whole seconds until a bot plays for the player who left seat ``s``, or null. */
+  function standinSecs(s) {
+    const at = st.standinAt[s];
+    return at === null || at === undefined ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  }
+
+  /** "A bot plays for Omar in 38 s" (the badge says it shorter: its name is just above). */
+  function standinText(s, where = "table") {
+    const n = standinSecs(s);
+    if (n === null) return "";
+    if (where === "badge") return t("seat.standin", { n });
+    if (where === "short") return t("seat.standin.short", { n });
+    return t("table.standin", { name: seatName(s), n });
+  }
+
+  /** The countdowns of the seats whose players left, once a second or so (between the server's updates). */
+  function updateStandins() {
+    for (const el of root.querySelectorAll("[data-standin]")) {
+      const text = standinText(Number(el.dataset.standin), el.dataset.where);
+      if (text && el.textContent !== text) el.textContent = text;
+    }
+  }
+
   function seatName(s) {
     const info = st.info && st.info.seats[s];
     if (!info) return `#${s + 1}`;
@@ -239,8 +272,20 @@ export function mountTable(root, code) {
     const drawers = { scores: scoresDrawer, last: lastTrickDrawer, rules: rulesDrawer };
     const drawer = st.drawer ? drawers[st.drawer]() : "";
     const was = rerender(root, `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`);
+    fitDialog();
     settleFocus(was);
     updateTimer(root, st);
+  }
+
+  /** A question asked at the table fills the felt down to the top of the hand, never over it: the
+   *  player decides seeing every card (app.css centres it in that room, and it scrolls if it must). */
+  function fitDialog() {
+    const board = root.querySelector(".board");
+    if (!board || !board.querySelector(":scope > .floating-dialog")) return;
+    const cards = [...board.querySelectorAll("[data-testid=hand] .card")].map((c) => c.getBoundingClientRect().top);
+    const mine = board.querySelector(".seat-bottom").getBoundingClientRect();
+    const top = cards.length ? Math.min(...cards) : mine.top;
+    board.style.setProperty("--below-dialog", `${Math.max(0, Math.round(board.getBoundingClientRect().bottom - top + 6))}px`);
   }
 
   /** The table is redrawn on every update. A keyboard (or screen reader) user keeps the focus where it
@@ -251,9 +296,12 @@ export function mountTable(root, code) {
     const prev = st.dialogShown;
     st.dialogShown = dlg ? dlg.id : null;
     if (!was.had) return; // the focus is in the top bar: leave it there
+    const from = was.from;
+    // Nothing had the focus (the page just loaded, or the last tap was on the felt): only a keyboard
+    // user is led to the move. A finger or a mouse would see a card ringed and raised as if picked.
+    if (!from && !keyboardUser()) return;
     if (dlg && dlg.id !== prev) { focusInto(dlg); return; }
     if (was.restored) return;
-    const from = was.from;
     if (dlg && from && from.closest("[role=dialog]")) { focusInto(dlg); return; }
     const turn = root.querySelector("[data-testid=hand] [data-play], [data-testid=pass]");
     const hand = root.querySelector("[data-testid=hand]");
@@ -295,6 +343,11 @@ export function mountTable(root, code) {
       const who = v.turn === st.seat ? t("table.turn.you") : t("table.turn.other", { name: seatName(v.turn) });
       parts.push(`<span class="chip ${v.turn === st.seat ? "warn" : ""}" data-testid="turn">${escapeHtml(who)}</span>`);
     }
+    // the player to act left: when a bot makes his move (and plays his seat) instead, counting down
+    const waiting = v.phase === "choose_contract" ? v.king : v.turn;
+    if (waiting !== null && waiting !== undefined && waiting !== st.seat && standinSecs(waiting) !== null) {
+      parts.push(`<span class="chip standin" data-standin="${waiting}" data-where="table" data-testid="standin-turn">${escapeHtml(standinText(waiting))}</span>`);
+    }
     if (st.info.spectators) parts.push(`<span class="chip">${t("table.spectators", { n: st.info.spectators })}</span>`);
     parts.push(seededChip());
     // the buttons as one group, which wraps to a row of its own rather than leaving one behind
@@ -319,8 +372,12 @@ export function mountTable(root, code) {
     const seats = [0, 1, 2, 3].map((s) => {
       const info = st.info.seats[s];
       let status = "";
+      let standin = "";
       if (info.kind === "human" && info.away) status = t("seat.away");
-      else if (info.kind === "human" && !info.connected) status = t("seat.offline");
+      else if (info.kind === "human" && !info.connected && s !== st.seat && standinSecs(s) !== null) {
+        status = standinText(s, "badge"); // and counts down (updateStandins)
+        standin = standinText(s, "short");
+      } else if (info.kind === "human" && !info.connected) status = t("seat.offline");
       const timer = st.deadline !== null && st.timerSeat === s && st.timerTotal ? 1 : null;
       const inDeal = v.contract && v.phase !== "choose_contract";
       const isBotSeat = s !== st.seat && info.kind === "bot";
@@ -334,6 +391,7 @@ export function mountTable(root, code) {
         isTurn: v.turn === s,
         away: info.away,
         status,
+        standin,
         timer,
         hand: s === st.seat ? v.hand : null,
         handCount: v.hand_sizes[s],
@@ -365,7 +423,7 @@ export function mountTable(root, code) {
       layouts: v.layouts,
       freshCard: st.freshCard,
       // the drawer on the felt itself, beside the trick and above the hand (app.css), not in its middle
-      myTurn, prompt, extraBottom: extra, centerExtra: floatingDialogHTML(), overlay: drawer,
+      myTurn, prompt, extraBottom: extra, floating: floatingDialogHTML(), overlay: drawer,
       centerNote: lingering && v.last_trick_winner !== null ? winnerText(v.last_trick_winner) : "",
     };
   }
@@ -391,15 +449,20 @@ export function mountTable(root, code) {
       return `<div class="dialog floating-dialog" id="contract-dialog" ${dialogAttrs("contract-dialog")}><h2 id="contract-dialog-title">${t("dlg.contract")}</h2><p id="contract-dialog-sub">${t("dlg.contract.sub")}</p><div class="choices">${buttons}</div></div>`;
     }
     if (v.phase === "double") {
-      // the doubles first (one card, then several), "no double" last
-      const answers = [...v.legal_actions.filter((a) => a !== "no double"), "no double"];
+      // the doubles first (one card, then two, then three), "no double" last
+      const size = (a) => a.split(" ").length;
+      const answers = [...v.legal_actions.filter((a) => a !== "no double").sort((a, b) => size(a) - size(b)), "no double"];
       const buttons = answers.map((a) => {
         if (a === "no double") return `<button class="btn secondary" data-action="no double">${t("dlg.nodouble")}</button>`;
         const cards = a.replace(/^double /, "").split(" ").map(cardLabel).join(" + ");
-        // left to right inside Arabic too: "K♥", not "♥K"
-        return `<button class="btn" data-action="${a}">${t("dlg.double.card", { card: `<bdi dir="ltr">${cards}</bdi>` })}</button>`;
+        // left to right inside Arabic too: "K♥", not "♥K". With many answers a phone shows only the
+        // cards ("Q♠ + Q♥", under the title "Double?"); a screen reader still hears "Double Q♠ + Q♥".
+        const [before, after] = t("dlg.double.card", { card: "\u0000" }).split("\u0000");
+        const word = (x) => (x.trim() ? `<span class="dbl-word">${escapeHtml(x)}</span>` : "");
+        return `<button class="btn n${size(a) - 1}" data-action="${a}">${word(before)}<bdi dir="ltr">${cards}</bdi>${word(after)}</button>`;
       }).join("");
-      return `<div class="dialog floating-dialog" id="double-dialog" ${dialogAttrs("double-dialog")}><h2 id="double-dialog-title">${t("dlg.double")}</h2><p id="double-dialog-sub">${t("dlg.double.sub")}</p><div class="row">${buttons}</div></div>`;
+      const many = answers.length > 4 ? " many" : ""; // three queens: seven sets of cards, and no double
+      return `<div class="dialog floating-dialog" id="double-dialog" ${dialogAttrs("double-dialog")}><h2 id="double-dialog-title">${t("dlg.double")}</h2><p id="double-dialog-sub">${t("dlg.double.sub")}</p><div class="answers${many}">${buttons}</div></div>`;
     }
     if (v.phase === "claim" && v.legal_actions.includes("claim")) {
       return `<div class="dialog floating-dialog" id="claim-dialog" ${dialogAttrs("claim-dialog")}><h2 id="claim-dialog-title">${t("dlg.claim")}</h2><p id="claim-dialog-sub">${escapeHtml(redealGrounds(v))} ${t("dlg.claim.sub")}</p>`
@@ -838,6 +901,7 @@ export function mountTable(root, code) {
   root.addEventListener("keydown", onNameKey);
   const onLang = () => render();
   window.addEventListener("langchange", onLang);
+  window.addEventListener("resize", fitDialog);
 
   (async () => {
     try {
@@ -857,6 +921,7 @@ export function mountTable(root, code) {
     clearInterval(tick);
     clearTimeout(st.lingerTimer);
     window.removeEventListener("langchange", onLang);
+    window.removeEventListener("resize", fitDialog);
     root.removeEventListener("click", onClick);
     document.removeEventListener("keydown", onKey);
     root.removeEventListener("input", onInput);
