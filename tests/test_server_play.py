@@ -98,6 +98,17 @@ async def test_four_friends_each_see_only_their_own_hand(server: LiveServer) -> 
     assert record.players == ["Lina", "Omar", "Rana", "Sami"]
 
 
+async def test_a_second_player_of_the_same_name_is_told_apart(server: LiveServer) -> None:
+    """Two Omars at one table would make "Omar to play" and the record ambiguous: the second is "Omar (2)"."""
+    code = server.create(name="Omar", bots=["hard", "easy", "random"])["id"]
+    r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "omar", "seat": 2}, timeout=10)
+    assert r.status_code == 200 and r.json()["name"] == "omar (2)"
+    r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Lina"}, timeout=10)
+    assert r.json()["name"] == "Lina"
+    seated = httpx.get(f"{server.base}/api/tables/{code}", timeout=10).json()["seats"]
+    assert [s["name"] for s in seated] == ["Omar", "Lina", "omar (2)", None]
+
+
 async def test_lobby_invite_and_start(server: LiveServer) -> None:
     t = server.create(name="Lina", bots=["hard", "easy", "random"], timer=30)
     code = t["id"]

@@ -287,7 +287,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except BadMessage as e:
             raise TableError(str(e)) from None
         seat, token = await table.call(lambda: table.join(clean_name(name), seat_wanted))
-        return JSONResponse({"id": table.id, "seat": seat, "token": token})
+        # the name as seated: "Omar (2)" when an Omar sits there already
+        return JSONResponse({"id": table.id, "seat": seat, "token": token, "name": table.seats[seat].name})
 
     @app.post("/api/tables/{code}/start")
     async def start(code: str, request: Request) -> Response:

@@ -604,6 +604,7 @@ class Table:
             seat = free[0]
         elif seat not in free:
             raise TableError(f"seat {seat} is already taken")
+        name = self._distinct(name)
         token = new_token()
         state = self.seats[seat]
         level = state.bot_level
@@ -618,6 +619,19 @@ class Table:
             raise
         self._broadcast({"kind": "seats"})
         return seat, token
+
+    def _distinct(self, name: str) -> str:
+        """``name``, or ``name (2)`` and so on when a player of that name sits here already: two Omars
+        at one table would make "Omar to play" and the records ambiguous."""
+        taken = {s.name.casefold() for s in self.seats if s.kind == "human"}
+        if name.casefold() not in taken:
+            return name
+        for n in range(2, 5):
+            suffix = f" ({n})"
+            candidate = name[: 40 - len(suffix)] + suffix  # names keep to 40 characters
+            if candidate.casefold() not in taken:
+                return candidate
+        raise AssertionError("four seats cannot hold five names")
 
     async def reissue(self, seat: int) -> str:
         """A new secret for a human seat; the old one stops working (``opentrix play`` taking a match up again)."""
