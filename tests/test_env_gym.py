@@ -195,3 +195,20 @@ def test_in_partnership_the_learner_is_paid_its_teams_score() -> None:
     total, info, _ = _run(env, seed=3)
     teams = env.match.team_totals()
     assert total == teams[0] and info["team_totals"] == (teams[0], teams[1], teams[0], teams[1])
+
+
+def test_a_deal_thrown_in_right_after_a_scored_one_does_not_hide_its_scores() -> None:
+    """Under wikipedia rules the bots may claim a redeal of the next deal in the very step a deal ends:
+    ``deal_scores`` stays that deal's, and ``deals_ended`` lists both."""
+    env = TrixGymEnv(mode="match", seat=0, opponents="random", rules="wikipedia")
+    obs, info = env.reset(seed=15)
+    rng = np.random.default_rng(15)
+    while True:
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert not (terminated or truncated), "seed 15 has a throw-in right after a scored deal"
+        if len(info.get("deals_ended", ())) == 2:
+            break
+    scored, thrown = info["deals_ended"]
+    assert not scored["thrown_in"] and thrown["thrown_in"] and thrown["deal_scores"] == (0, 0, 0, 0)
+    assert info["deal_scores"] == scored["deal_scores"] != (0, 0, 0, 0) and info["contract"] == scored["contract"]
+    assert reward == scored["deal_scores"][0]

@@ -202,3 +202,32 @@ def test_a_rebuilt_world_keeps_its_deal_number_and_first_deal_kings_hold_the_7h(
     assert view(Match.at_contract_choice(rules, hands, king=holder), 0).deal_number == 1  # said, not guessed
     with pytest.raises(ValueError, match="deal_number=0 is the match's first deal"):
         Match.at_contract_choice(rules, hands, king=holder, kingdom=2, deal_number=0)
+
+
+def test_the_unseen_cards_are_dealt_uniformly_among_the_deals_that_fit() -> None:
+    """Voids steer some cards to some seats: every deal that fits must still be equally likely (a
+    greedy deal, most constrained card first, was off by 0.03 here; by 0.06 in real late positions)."""
+    import collections
+    import itertools
+
+    from opentrix.env.worlds import _deal_constrained
+
+    cards = list(range(9))
+    allowed = {0: [1], 1: [1, 2], 2: [1, 2], 3: [2, 3], 4: [2, 3], 5: [1, 2, 3], 6: [1, 2, 3], 7: [1, 3], 8: [3]}
+    need = [0, 3, 3, 3]
+    exact: collections.Counter[tuple[int, int]] = collections.Counter()
+    fits = 0
+    for holders in itertools.product(*(allowed[c] for c in cards)):
+        if all(holders.count(s) == need[s] for s in (1, 2, 3)):
+            fits += 1
+            exact.update(zip(cards, holders, strict=True))
+    rng, n = random.Random(5), 12_000
+    seen: collections.Counter[tuple[int, int]] = collections.Counter()
+    for _ in range(n):
+        hands = _deal_constrained(cards, allowed, need, rng)
+        assert [h.bit_count() for h in hands] == need
+        dealt = [(c, s) for s in (1, 2, 3) for c in cards if hands[s] >> c & 1]
+        assert all(s in allowed[c] for c, s in dealt)
+        seen.update(dealt)
+    # a standard error is at most 0.0046 here; the greedy deal's worst cell was 0.032 off
+    assert max(abs(seen[k] / n - exact[k] / fits) for k in exact) < 0.015

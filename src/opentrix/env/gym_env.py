@@ -27,7 +27,7 @@ from ..match import Match
 from ..view import view
 from .knowledge import Knowledge
 from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, action_mask, encode
-from .rewards import seat_rewards
+from .rewards import deal_ended, seat_rewards
 from .trix_v0 import _count, _rules_of, illegal_action_error, is_action_id
 
 _DEAL_OVER = int(Phase.DEAL_OVER)
@@ -231,7 +231,7 @@ class TrixGymEnv(gym.Env[Obs, int]):
             return 0.0
         deal = match.deals[-1]
         assert deal.scores is not None
-        self._ended = {"deal_scores": deal.scores, "contract": Contract(deal.contract).id}
+        self._ended = deal_ended(self._ended, deal)
         if match.phase == _MATCH_OVER or (self.mode == "deal" and deal.thrown_in is None):
             self._done = True
         elif self.max_deals is not None and len(match.deals) >= self.max_deals and self._acted:

@@ -33,7 +33,7 @@ from ..rules import Rules
 from ..view import View, view
 from .knowledge import Knowledge
 from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, action_mask, encode
-from .rewards import seat_rewards
+from .rewards import deal_ended, seat_rewards
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 _DEAL_OVER = int(Phase.DEAL_OVER)
@@ -253,7 +253,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         paid = seat_rewards(self.rules, deal.scores)
         for s in range(4):
             self.rewards[AGENTS[s]] = paid[s]
-            self.infos[AGENTS[s]] = {"deal_scores": deal.scores, "contract": Contract(deal.contract).id}
+            self.infos[AGENTS[s]] = deal_ended(self.infos[AGENTS[s]], deal)
         over = match.phase == _MATCH_OVER or (self.mode == "deal" and deal.thrown_in is None)
         if over:
             self.terminations = dict.fromkeys(self.agents, True)

@@ -11,11 +11,12 @@ second copy of the rules.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 import random
 
 from .. import actions as A
-from ..bots.knowledge import assign_exact
 from ..cards import FULL_DECK, cards_of
 from ..contracts import Contract
 from ..deal import Hands, Phase
@@ -103,46 +104,76 @@ def _deal_one_of(
 def _deal_constrained(
     cards: list[int], allowed: dict[int, list[int]], need: list[int], rng: random.Random
 ) -> list[int]:
-    """Give each card to one of its allowed seats so every seat gets exactly ``need`` cards.
+    """Give each card to one of its allowed seats so every seat gets exactly ``need`` cards, every such
+    deal equally likely.
 
-    Random greedy (most constrained card first, seats weighted by room left) with a few retries, then
-    an exact bipartite matching, which always succeeds when any deal fits.
+    The cards fall into at most seven groups by the seats that may hold them, so the deals can be
+    counted: how many cards of each group each seat gets is drawn in proportion to the number of deals
+    that split it so (multinomials times the ways to deal the groups after it), and then which cards.
+    A greedy deal (most constrained card first, seats weighted by room left) is quick but not uniform
+    once voids steer cards: 0.626 where the truth is 0.690 in one late position.
     """
-    for _ in range(20):
-        order = sorted(cards, key=lambda c: (len(allowed[c]), rng.random()))
-        room = need.copy()
-        hands = [0, 0, 0, 0]
-        for c in order:
-            seats = [s for s in allowed[c] if room[s]]
-            if not seats:
-                break
-            pick = rng.random() * sum(room[s] for s in seats)
-            for s in seats:
-                pick -= room[s]
-                if pick < 0:
-                    break
-            room[s] -= 1  # s is the seat the weighted pick stopped at
-            hands[s] |= 1 << c
-        else:
-            return hands
-    return _match_exactly(cards, allowed, need, rng)
-
-
-def _match_exactly(cards: list[int], allowed: dict[int, list[int]], need: list[int], rng: random.Random) -> list[int]:
-    """The exact fallback: the bots' bipartite matching of cards to hand slots, shared with them."""
     others = [s for s in range(4) if need[s]]
-    masks = dict.fromkeys(others, 0)
-    for c, seats in allowed.items():
-        for s in seats:
-            masks[s] |= 1 << c
-    try:
-        got = assign_exact(rng, cards, others, masks, need)
-    except ValueError:
-        raise NoWorld("no deal of the unseen cards fits what is known") from None
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for c in cards:
+        groups.setdefault(tuple(allowed[c]), []).append(c)
+    keys = list(groups)
+    if () in groups:
+        raise NoWorld("an unseen card that no seat can hold")
+    if len(keys) == 1 and len(keys[0]) == len(others):  # nothing known: a shuffle is uniform
+        group = cards[:]
+        rng.shuffle(group)
+        hands = [0, 0, 0, 0]
+        for s in others:
+            for c in group[: need[s]]:
+                hands[s] |= 1 << c
+            group = group[need[s] :]
+        return hands
+
+    def splits(i: int, room: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """Each way to split group ``i`` among its seats within ``room``, with its multinomial count."""
+        seats = [others.index(x) for x in keys[i]]
+        n = len(groups[keys[i]])
+        out: list[tuple[tuple[int, ...], int]] = []
+        for counts in itertools.product(*(range(min(n, room[j]) + 1) for j in seats[:-1])):
+            last = n - sum(counts)
+            if not 0 <= last <= room[seats[-1]]:
+                continue
+            take = [0] * len(others)
+            ways, left = 1, n
+            for j, k in zip(seats, (*counts, last), strict=True):
+                take[j] = k
+                ways *= math.comb(left, k)
+                left -= k
+            out.append((tuple(take), ways))
+        return out
+
+    @functools.cache
+    def deals(i: int, room: tuple[int, ...]) -> int:
+        if i == len(keys):
+            return int(not any(room))
+        return sum(w * deals(i + 1, _less(room, t)) for t, w in splits(i, room))
+
+    room = tuple(need[s] for s in others)
+    if not deals(0, room):
+        raise NoWorld("no deal of the unseen cards fits what is known")
     hands = [0, 0, 0, 0]
-    for s, h in got.items():
-        hands[s] = h
+    for i, key in enumerate(keys):
+        options = [(t, w * deals(i + 1, _less(room, t))) for t, w in splits(i, room)]
+        pick = rng.randrange(sum(w for _, w in options))
+        take = next(t for t, w in options if (pick := pick - w) < 0)
+        group = groups[key][:]
+        rng.shuffle(group)
+        for j, k in enumerate(take):
+            for c in group[:k]:
+                hands[others[j]] |= 1 << c
+            group = group[k:]
+        room = _less(room, take)
     return hands
+
+
+def _less(room: tuple[int, ...], take: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(r - t for r, t in zip(room, take, strict=True))
 
 
 def match_from_view(v: View, dealt: Hands) -> Match:
