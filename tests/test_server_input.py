@@ -351,10 +351,10 @@ def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
     assert not (tmp_path / "t.db").exists()  # the port is checked first: no database is left behind
 
 
-def test_a_postgresql_url_without_server_or_database_is_refused() -> None:
-    """The driver would guess (a local socket, a database named after the user) and fill that one."""
+def test_a_postgresql_url_without_a_database_is_refused() -> None:
+    """The driver would guess a database named after the user and fill that one."""
     done = _opentrix("serve", "--port", "8799", "--database", "postgresql://")
-    assert done.returncode == 1 and "name the server and the database" in done.stderr
+    assert done.returncode == 1 and "name the database" in done.stderr
 
 
 @pytest.mark.postgres

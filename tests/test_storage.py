@@ -10,9 +10,11 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
+import sqlalchemy as sa
 
 from opentrix.deal import Phase
 from opentrix.match import Match
@@ -361,3 +363,35 @@ def test_servers_starting_together_on_an_empty_database_migrate_one_at_a_time() 
             s.close()
         with psycopg.connect(PG_URL, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def test_a_migration_that_fails_leaves_the_schema_as_it_was(storage: Storage) -> None:
+    """SQLite's driver commits DDL at once unless told otherwise: a migration failing half-way left its
+    work behind (Alembic's scratch table), and every later start then failed on it."""
+
+    def half_done(command: object, cfg: Any) -> None:
+        cfg.attributes["connection"].exec_driver_sql("CREATE TABLE half_done (x INTEGER)")
+        raise RuntimeError("the migration fails here")
+
+    with pytest.raises(RuntimeError, match="fails here"):
+        storage._alembic(half_done)
+    assert "half_done" not in sa.inspect(storage.engine).get_table_names()
+    storage.migrate()  # and the next start goes through
+
+
+def test_seats_left_without_their_table_by_hand_do_not_stop_the_server(tmp_path: Path) -> None:
+    """Deleting a table's row in the sqlite3 shell (keys off there) leaves its seats: the start-up
+    migration, with nothing to do, must not refuse the database for them."""
+    import sqlite3
+
+    path = tmp_path / "store.db"
+    s = Storage(database_url(str(path)))
+    s.migrate()
+    s.create_table(table_row())
+    s.close()
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM trix_tables")
+    s = Storage(database_url(str(path)))
+    s.migrate()
+    assert s.load_table("ABC234") is None
+    s.close()

@@ -817,8 +817,8 @@ async def test_f1_shows_what_each_contract_asks_with_this_tables_points(tmp_path
         await pilot.press("f1")
         await pilot.pause()
         text = screen_text(app)
-        assert "How to play" in text and "Queens: each queen you take costs -25" in text
-        assert "Ltoosh: each trick you take costs -15" in text
+        assert "How to play" in text and "Queens: each queen you take costs 25" in text
+        assert "Ltoosh: each trick you take costs 15" in text
         await pilot.press("1")
         await pilot.press("escape")
         await pilot.pause()
@@ -827,7 +827,7 @@ async def test_f1_shows_what_each_contract_asks_with_this_tables_points(tmp_path
         await settle(app, pilot)
         await pilot.press("f1")
         await pilot.pause()
-        assert "Now: Queens: each queen you take costs -25" in screen_text(app)
+        assert "Now: Queens: each queen you take costs 25" in screen_text(app)
 
 
 async def test_the_kingdoms_last_contract_is_named_for_you() -> None:

@@ -250,6 +250,109 @@ def test_the_rules_sheet_says_what_a_holder_pays_for_his_own_doubled_card(preset
     assert len(said_of) == len(SELF_CAPTURE)  # each option is told apart
 
 
+def sheet_of(rules: Rules, g: Glyphs | None = None) -> str:
+    """The F1 sheet at the start of a match under ``rules``, as one line of words."""
+    return " ".join(render.rules_help(view(Match(rules, seed=1), 0), g or Glyphs()).plain.split())
+
+
+@pytest.mark.parametrize(
+    ("preset", "said", "unsaid"),
+    [
+        (
+            "classic",
+            [
+                "nobody may lead a heart",
+                "If the lead is shared, one more King of Hearts deal decides, and another after it until one",
+            ],
+            ["stops as soon as", "against the direction of play", "may double", "redeal"],
+        ),
+        (
+            "wikipedia",
+            [
+                "If the lead is shared, the leaders share the win.",
+                "hearts are just the K♥, just the A♥, or exactly the A♥ and K♥ may claim a redeal",
+                "In Trix, a player with all four 2s, or with three 2s and the 3 of the suit whose 2 he lacks",
+                "A redeal scores nothing: the king deals again and names a contract again",
+            ],
+            ["nobody may lead a heart", "stops as soon as"],
+        ),
+        (
+            "denexa",
+            [
+                "When a kingdom is over it passes against the direction of play",
+                "he pays twice and whoever led that trick earns its value",
+                "In Trix, a player with all four 2s",
+            ],
+            ["In King of Hearts, a player whose hearts", "stops as soon as"],
+        ),
+        (
+            "online",
+            [
+                "A trick contract stops as soon as its last penalty card is taken",
+                "If the lead is shared, a further kingdom decides, and another after it until one player leads.",
+            ],
+            ["nobody may lead a heart", "redeal"],
+        ),
+        (
+            "complex",
+            ["he pays twice and whoever led that trick earns its value", "the leaders share the win"],
+            [
+                "stops as soon as",
+                "nobody may lead a heart",
+                "King of Hearts deal decides",
+            ],  # early_end does nothing here
+        ),
+    ],
+)
+def test_the_rules_sheet_says_what_this_tables_options_change(preset: str, said: list[str], unsaid: list[str]) -> None:
+    """Early end, the kingdom passing the other way, redeal hands and the tiebreak were left out of the
+    F1 sheet, so a player met them unexplained."""
+    sheet = sheet_of(Rules.preset(preset))
+    for line in [
+        "The first king is the player dealt the 7♥ in the first deal",
+        "he leads the first trick, or places the first card in Trix",
+        "The highest total after the last deal wins.",
+        *said,
+    ]:
+        assert line in sheet, line
+    for line in unsaid:
+        assert line not in sheet, line
+    trix = "a jack opens its suit's row; on your turn place a jack, or a card next to an end of its row, if you can"
+    assert f"Trix: {trix}, else pass." in sheet
+    assert "First out +200, second +150, third +100, last +50" in sheet
+    assert "costs -" not in sheet  # no double negative: "costs 25"
+
+
+def test_the_rules_sheet_of_a_partnership_says_the_team_wins_and_the_partner_gains_nothing() -> None:
+    sheet = sheet_of(Rules.preset("online", partnership=True))
+    assert "an opponent who takes it pays twice, and the holder earns its value" in sheet
+    assert "If his partner takes it, the partner pays twice and nobody gains." in sheet
+    assert "whoever else takes it" not in sheet  # a partner taking it pays the holder nothing
+    assert "The team with the higher total after the last deal wins, both partners alike." in sheet
+    assert "If the two teams are level, a further kingdom decides, and another after it until one team leads." in sheet
+    assert "The highest total after the last deal wins." not in sheet
+    for tiebreak, said in (("none", "they share the win"), ("extra_koh_deal", "one more King of Hearts deal decides")):
+        assert said in sheet_of(Rules.preset("online", partnership=True, tiebreak=tiebreak))
+
+
+def test_the_rules_sheet_of_one_kingdom_has_one_king() -> None:
+    """It said "A match is 1 kingdom; in each, one player is king"."""
+    sheet = sheet_of(Rules.preset("denexa", kingdoms=1))
+    assert "The match is one kingdom, with one king" in sheet and "1 kingdom" not in sheet
+    assert "passes against the direction of play" not in sheet  # no next kingdom to pass to
+
+
+def test_the_rules_sheet_names_the_contract_the_king_must_be_discarded_in() -> None:
+    assert "In King of Hearts, a player who cannot follow suit and holds the K♥ must play it." in sheet_of(
+        Rules.preset("classic", king_must_be_discarded=True)
+    )
+    assert "In Complex, a player who cannot follow suit and holds the K♥ must play it." in sheet_of(
+        Rules.preset("complex", king_must_be_discarded=True)
+    )
+    ascii_sheet = sheet_of(Rules.preset("wikipedia", first_king_card="7S"), Glyphs(ascii=True))
+    assert "dealt the 7S in the first deal" in ascii_sheet and "just the AH" in ascii_sheet
+
+
 def test_a_hand_with_only_a_pass_is_drawn_dim() -> None:
     """Bold means playable: when you must pass in Trix no card is, though a card is asked for."""
     hand = int(CardSet.parse("AS 9H 2D"))

@@ -1085,8 +1085,17 @@ def test_a_newcomer_reads_the_tables_rules_in_english_and_arabic(browser: Browse
         "First out scores 200, then 150, 100 and 50",
         "Each move has 30 seconds",
         "may double it",  # Denexa doubles
+        "The first king is the player dealt the 7♥ in the first deal.",
+        "he leads the first trick, or places the first card in Trix",
+        "When a kingdom is over it passes against the direction of play",
+        "If the holder takes his own doubled card, he pays double and whoever led that trick gains its value",
+        "In Trix, a player with all four 2s, or with three 2s and the 3 of the suit whose 2 he lacks",
+        "A redeal scores nothing",
+        "The highest total after the last deal wins. If the lead is shared, the leaders share the win.",
     ):
         assert line in text, line
+    for line in ("In King of Hearts, a player whose hearts", "stops as soon as", "partner"):  # not at this table
+        assert line not in text, line
     assert page.locator("#rules-drawer [data-cmd=close]").evaluate("b => b === document.activeElement")
     shot(page, "rules-01-sheet")
     page.keyboard.press("Escape")
@@ -1098,8 +1107,55 @@ def test_a_newcomer_reads_the_tables_rules_in_english_and_arabic(browser: Browse
     page.click("[data-cmd=rules]")
     sheet_ar = " ".join(page.locator("[data-testid=rules]").inner_text().split())
     assert "شيخ الكبة: لا تأكل شيخ الكبة: يكلّفك 75" in sheet_ar
+    assert "دفع الضعف وربح قيمتها من بدأ تلك اللمّة" in sheet_ar and "إن تعادل المتصدرون تقاسموا الفوز." in sheet_ar
     shot(page, "rules-02-sheet-arabic")
     page.click("#lang-toggle")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_partnership_table_says_a_partner_gains_nothing_and_the_team_wins(
+    browser: Browser, server: LiveServer
+) -> None:
+    """The doubling texts said "whoever else takes it pays twice, and the holder earns its value", which
+    is wrong when the taker is the holder's partner; and the rules named one winner, not a team."""
+    qs = int(Card.QS)
+    seed = wikipedia_seed(lambda h: bool(h >> qs & 1))
+    t = server.create(name="Lina", rules="online", partnership=True, bots="random", start=True, seed=seed)
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.wait_for_selector("#contract-dialog")
+    page.click("[data-cmd=rules]")
+    text = " ".join(page.locator("[data-testid=rules]").inner_text().split())
+    for line in (
+        "an opponent who takes it pays double and the holder gains its value; a partner who takes it pays double"
+        " and nobody gains.",
+        "If the holder takes his own doubled card, he pays its plain value and nobody gains.",
+        "A trick contract stops as soon as its last penalty card is taken",
+        "The team with the higher total after the last deal wins, both partners alike.",
+        "If the two teams are level, a further kingdom decides, and another after it until one team leads.",
+    ):
+        assert line in text, line
+    assert "whoever else takes it" not in text and "The highest total" not in text
+    page.click("#rules-drawer [data-cmd=close]")
+    page.locator("[data-testid=rules]").wait_for(state="detached")
+    page.click("#lang-toggle")
+    page.click("[data-cmd=rules]")
+    sheet_ar = " ".join(page.locator("[data-testid=rules]").inner_text().split())
+    assert "وإن أكلها شريكه دفع الضعف ولا يربح أحد." in sheet_ar
+    assert "يفوز الفريق صاحب المجموع الأعلى بعد آخر توزيعة" in sheet_ar
+    assert "إن تعادل الفريقان حسمت الفوزَ مملكةٌ إضافية" in sheet_ar
+    page.click("#rules-drawer [data-cmd=close]")
+    page.locator("[data-testid=rules]").wait_for(state="detached")
+    page.click("#lang-toggle")
+    page.click("#contract-dialog [data-action='contract queens']")
+    sub = page.locator("#double-dialog-sub")
+    sub.wait_for()
+    assert sub.inner_text() == (
+        "Doubling shows the card to everyone: if an opponent takes it, he pays double and you gain its value;"
+        " if your partner takes it, he pays double and nobody gains."
+    )
     assert not errors, errors
     page.context.close()
 
@@ -1116,7 +1172,7 @@ def test_the_lobby_says_the_tables_rules_and_enter_takes_a_seat(browser: Browser
     assert seat.inner_text() == "Seat 2"  # no partners at this table
     assert "Send this link to your friends" in friend.locator("[data-testid=lobby]").inner_text()  # not seated yet
     friend.click("[data-cmd=rules-lobby]")
-    assert "A match is one kingdom" in friend.locator("[data-testid=rules]").inner_text()
+    assert "A match is one kingdom, with one king" in friend.locator("[data-testid=rules]").inner_text()
     assert friend.locator("#rules-drawer [data-cmd=close]").evaluate("b => b === document.activeElement")
     friend.keyboard.press("Escape")  # closed, and focus back on the button that opened it
     friend.locator("[data-testid=rules]").wait_for(state="detached")
@@ -1543,6 +1599,25 @@ def test_a_reload_on_a_touch_phone_does_not_show_a_card_as_picked(browser: Brows
     page.context.close()
 
 
+def test_a_question_open_at_a_page_load_takes_the_focus(browser: Browser, server: LiveServer) -> None:
+    """The king reloads while choosing: the contract question takes the focus (a screen reader reads it
+    and Tab starts in it), though nobody has pressed a key yet; on a touch screen no answer is ringed."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
+    for device in (DESKTOP, PHONE):
+        page = new_page(browser, device, errors)
+        page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+        page.wait_for_selector("[role=dialog] [data-action]")
+        page.reload()
+        page.wait_for_selector("[role=dialog] [data-action]")
+        page.wait_for_function("document.activeElement && document.activeElement.closest('[role=dialog]')")
+        assert page.evaluate("document.activeElement.matches('[role=dialog]')"), focused(page)  # the box itself
+        page.keyboard.press("Tab")
+        assert page.evaluate("!!document.activeElement.closest('[role=dialog]')"), focused(page)
+        page.context.close()
+    assert not errors, errors
+
+
 def test_the_table_counts_down_to_the_bot_that_stands_in_for_a_friend_who_left(
     browser: Browser, server: LiveServer
 ) -> None:
@@ -1576,6 +1651,8 @@ def test_the_table_counts_down_to_the_bot_that_stands_in_for_a_friend_who_left(
     )
     chip = host.locator("[data-testid=standin-turn]").inner_text()
     assert re.fullmatch(r"A bot plays for Omar in \d+ s", chip), chip
+    # and a screen reader is told once, when he drops
+    assert re.search(r"A bot plays for Omar in \d+ s", host.locator("#announce").inner_text())
     shot(host, "standin-01-countdown")
     host.click("#lang-toggle")
     assert re.fullmatch(r"انقطع الاتصال · يلعب روبوت بعد \d+ ث", host.locator("[data-testid=standin]").inner_text())

@@ -42,7 +42,9 @@ def _check_writable(path: Path | None, option: str) -> None:
         if blocker is not None and not blocker.is_dir():  # a/x.json where a is a file
             raise typer.BadParameter(f"cannot write {path}: {blocker} is a file, not a folder", param_hint=option)
         raise typer.BadParameter(f"cannot write {path}: folder {parent} does not exist", param_hint=option)
-    if path.exists() and not path.is_file():  # a FIFO or a device would block the check, or the run's end
+    if path.is_fifo() or path.is_char_device():  # /dev/stdout, >(jq .): opening a pipe to test it would wait
+        return  # for its reader, and there is no file to leave behind
+    if path.exists() and not path.is_file():
         raise typer.BadParameter(f"{path} is not a regular file; give a file name", param_hint=option)
     existed = os.path.lexists(path)  # a dangling link exists too: it must not be removed below
     try:

@@ -286,9 +286,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seat_wanted = parse_seat(data.get("seat"))
         except BadMessage as e:
             raise TableError(str(e)) from None
-        seat, token = await table.call(lambda: table.join(clean_name(name), seat_wanted))
-        # the name as seated: "Omar (2)" when an Omar sits there already
-        return JSONResponse({"id": table.id, "seat": seat, "token": token, "name": table.seats[seat].name})
+
+        async def seat_me() -> tuple[int, str, str]:  # the name as seated: "Omar (2)" when an Omar sits there
+            seat, token = await table.join(clean_name(name), seat_wanted)
+            return seat, token, table.seats[seat].name
+
+        seat, token, seated = await table.call(seat_me)
+        return JSONResponse({"id": table.id, "seat": seat, "token": token, "name": seated})
 
     @app.post("/api/tables/{code}/start")
     async def start(code: str, request: Request) -> Response:

@@ -153,9 +153,9 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
     except (sa.exc.ArgumentError, ImportError) as e:
         raise _fail(f"not a database URL: {database!r} ({e})") from None
     parts = sa.engine.make_url(url)
-    if parts.get_backend_name() == "postgresql" and not (parts.database and (parts.host or parts.query)):
-        store.close()  # the driver's defaults (a local socket, a database named after the user) are a guess
-        raise _fail(f"name the server and the database: postgresql://user@host/name, not {database!r}")
+    if parts.get_backend_name() == "postgresql" and not parts.database:
+        store.close()  # the driver would guess a database named after the user, and fill that one
+        raise _fail(f"name the database: postgresql://user@host/name (or postgresql:///name), not {database!r}")
     shown = _where(url)
     bound = _try_bind(host, port)  # first: a busy port must not leave a new database behind
     try:
@@ -285,7 +285,7 @@ def serve(
         str | None,
         typer.Option(
             help="addresses or networks of reverse proxies trusted to name the client in X-Forwarded-For,"
-            " comma separated, or * (127.0.0.1 and ::1 are always trusted)"
+            " comma separated, or * (default 127.0.0.1; naming others keeps 127.0.0.1 and ::1)"
         ),
     ] = None,
     public_url: Annotated[

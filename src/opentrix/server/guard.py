@@ -138,13 +138,14 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "connect-src 'self'{sockets}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
-_HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+_HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?")  # a name or IPv4 (browsers refuse [::1] in a CSP)
 
 
 def csp(host: str) -> str:
     """The policy for a page served as ``host``: its sockets may go back to that host only. ('self'
     covers them in browsers of CSP level 3; older ones, Safari before 15.4 among them, need the
-    ws:// and wss:// addresses named.) A Host header that is no plain host name names none."""
+    ws:// and wss:// addresses named.) A Host header that is no plain host name or IPv4 address names
+    none: Chromium refuses an IPv6 address there, and 'self' covers it."""
     sockets = f" ws://{host} wss://{host}" if _HOST.fullmatch(host) else ""
     return CSP.format(sockets=sockets)
 

@@ -163,22 +163,32 @@ class Storage:
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.connect() as conn:
             sqlite = conn.dialect.name == "sqlite"
+            raw: Any = conn.connection.dbapi_connection
+            level = raw.isolation_level if sqlite else None
             if sqlite:
                 # SQLite alters a table by copying it and dropping the old one: with the keys on, that
                 # drop would cascade to every seat and action of every match. Off for the migration (it
-                # can only be changed outside a transaction), checked at its end, and on again.
+                # can only be changed outside a transaction), checked at its end, and on again. And
+                # the driver, left to itself, commits DDL at once: it is told to leave the
+                # transaction to us, so a migration that fails leaves nothing half done.
                 conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
                 conn.commit()
+                raw.isolation_level = None
             try:
                 with conn.begin():
-                    if conn.dialect.name == "postgresql":  # two servers starting on one empty database
+                    if sqlite:
+                        conn.exec_driver_sql("BEGIN")
+                        orphans = len(conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall())
+                    elif conn.dialect.name == "postgresql":  # two servers starting on one empty database
                         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                     cfg.attributes["connection"] = conn
                     run(command, cfg)
-                    if sqlite and conn.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                    # rows a hand-edited database already had without their table are not the migration's
+                    if sqlite and len(conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()) > orphans:
                         raise StorageError("the migration would leave seats or moves without their table")
             finally:
                 if sqlite:
+                    raw.isolation_level = level
                     conn.exec_driver_sql("PRAGMA foreign_keys=ON")
                     conn.commit()
 

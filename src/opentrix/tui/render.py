@@ -485,20 +485,27 @@ def header(v: View, names: Sequence[str], g: Glyphs, first_deal: int = 1) -> Tex
     return t
 
 
+def costs(value: int) -> str:
+    """A penalty as a player says it, ``costs 25``, not the double negative ``costs -25``; a table
+    that made the value a gain reads ``earns 25``."""
+    return f"costs {-value}" if value <= 0 else f"earns {value}"
+
+
 def contract_goal(contract: Contract, rules: Rules, g: Glyphs) -> str:
     """What a contract asks of you, in one line with this table's points: ``Queens: each queen you
-    take costs −25``."""
+    take costs 25``."""
     p = rules.points
     kh = g.card(Card.KH)
+    first, second, third, last = p.trix
     goals = {
-        Contract.KING_OF_HEARTS: f"do not take the {kh}: it costs {p.king_of_hearts:+d}",
-        Contract.QUEENS: f"each queen you take costs {p.queen:+d}",
-        Contract.DIAMONDS: f"each diamond you take costs {p.diamond:+d}",
-        Contract.LTOOSH: f"each trick you take costs {p.trick:+d}",
-        Contract.TRIX: "add cards to the jacks' rows, each one next to its row's end; first out "
-        + ", then ".join(f"{x:+d}" for x in p.trix),
-        Contract.COMPLEX: f"each trick costs {p.trick:+d}, plus {kh} {p.king_of_hearts:+d}, "
-        f"each queen {p.queen:+d} and each diamond {p.diamond:+d} in it",
+        Contract.KING_OF_HEARTS: f"do not take the {kh}: it {costs(p.king_of_hearts)}",
+        Contract.QUEENS: f"each queen you take {costs(p.queen)}",
+        Contract.DIAMONDS: f"each diamond you take {costs(p.diamond)}",
+        Contract.LTOOSH: f"each trick you take {costs(p.trick)}",
+        Contract.TRIX: "a jack opens its suit's row; on your turn place a jack, or a card next to an end of "
+        f"its row, if you can, else pass. First out {first:+d}, second {second:+d}, third {third:+d}, last {last:+d}",
+        Contract.COMPLEX: f"each trick {costs(p.trick)}, plus {-p.king_of_hearts} for the {kh}, "
+        f"{-p.queen} for each queen and {-p.diamond} for each diamond in it",
     }
     return f"{contract.title}: {goals[contract]}"
 
@@ -506,10 +513,14 @@ def contract_goal(contract: Contract, rules: Rules, g: Glyphs) -> str:
 def doubling_help(rules: Rules, g: Glyphs) -> str:
     """What doubling does at this table: the plain case, then the holder's own capture and the
     partner's, which the presets settle differently (RULES.md, "Doubling")."""
-    text = (
+    head = (
         f"Before play the holder of the {g.card(Card.KH)} or of a queen may double it in the contract "
-        "where it costs: whoever else takes it pays twice, and the holder earns its value."
+        "where it costs, and the card is shown: "
     )
+    if rules.partnership and rules.partner_capture == "no_bonus":
+        text = head + "an opponent who takes it pays twice, and the holder earns its value."
+    else:
+        text = head + "whoever else takes it pays twice, and the holder earns its value."
     if rules.self_capture == "normal":
         text += " If the holder takes it himself, he pays its plain value and nobody gains."
     elif rules.self_capture == "doubled":
@@ -527,6 +538,45 @@ def doubling_help(rules: Rules, g: Glyphs) -> str:
     return text
 
 
+def redeal_help(rules: Rules, g: Glyphs) -> str:
+    """Which hands may claim a redeal at this table, one sentence per option that is on, and what a
+    redeal does; empty when no hand may."""
+    said = []
+    if rules.koh_redeal and not rules.complex:  # a Complex kingdom has no King of Hearts deal
+        kh, ah = g.card(Card.KH), g.card(Card.AH)
+        said.append(
+            f"In King of Hearts, a player whose hearts are just the {kh}, just the {ah}, or exactly the {ah} "
+            f"and {kh} may claim a redeal when asked."
+        )
+    if rules.trix_throw_in:
+        said.append(
+            "In Trix, a player with all four 2s, or with three 2s and the 3 of the suit whose 2 he lacks, "
+            "may claim a redeal when asked."
+        )
+    if said:
+        said.append(
+            "A redeal scores nothing: the king deals again and names a contract again (the same one if he likes)."
+        )
+    return " ".join(said)
+
+
+def winner_help(rules: Rules) -> str:
+    """Who wins the match, and what a shared lead leads to under this table's ``tiebreak``."""
+    if rules.partnership:
+        won = "The team with the higher total after the last deal wins, both partners alike."
+        tied, leads = "If the two teams are level", "one team leads"
+    else:
+        won = "The highest total after the last deal wins."
+        tied, leads = "If the lead is shared", "one player leads"
+    if rules.tiebreak == "none":
+        tie = f"{tied}, {'they' if rules.partnership else 'the leaders'} share the win."
+    elif rules.tiebreak == "extra_koh_deal":
+        tie = f"{tied}, one more King of Hearts deal decides, and another after it until {leads}."
+    else:
+        tie = f"{tied}, a further kingdom decides, and another after it until {leads}."
+    return f"{won} {tie}"
+
+
 def rules_help(v: View, g: Glyphs) -> Text:
     """The F1 sheet: what each contract of this table asks, and the rules that change play, so that
     someone new to Trix can play from it (docs/how-to-play.md says more)."""
@@ -534,26 +584,49 @@ def rules_help(v: View, g: Glyphs) -> Text:
     t = Text("How to play\n", style="bold")
     if v.contract is not None:
         t.append("Now: " + contract_goal(v.contract, rules, g) + "\n\n", style="bold")
+    if rules.kingdoms == 1:
+        t.append(
+            "The match is one kingdom, with one king: before each of its deals he names a contract he has "
+            "not named yet. "
+        )
+    else:
+        t.append(
+            f"A match is {rules.kingdoms} kingdoms; in each, one player is king. Before each deal of his "
+            "kingdom the king names a contract he has not named yet in it. "
+        )
     t.append(
-        f"A match is {rules.kingdoms} kingdom{'s' if rules.kingdoms != 1 else ''}; in each, one player is king. "
-        "Before each deal of his kingdom the king names a contract he has not named yet in it. In the "
+        f"The first king is the player dealt the {g.card(rules.first_king_card)} in the first deal, and the "
+        "king always plays first: he leads the first trick, or places the first card in Trix. Play goes "
+        "counter-clockwise: the next player is on your right. In the "
         "trick contracts follow the suit led if you can; the highest card of that suit takes the trick "
         "and leads the next.\n\n"
     )
     for c in rules.contracts:
         t.append("• " + contract_goal(c, rules, g) + "\n")
     extra = []
-    if rules.hearts_lead_ban:
+    if rules.kingdoms > 1 and rules.kingdom_passes == "against_play":
+        extra.append(
+            "When a kingdom is over it passes against the direction of play: the player who plays just before "
+            "the king (on his left) becomes the next king."
+        )
+    if rules.hearts_lead_ban and not rules.complex:
         extra.append("In King of Hearts nobody may lead a heart while holding another suit.")
     if rules.king_must_be_discarded:
-        extra.append(f"Unable to follow suit, whoever holds the {g.card(Card.KH)} must play it.")
+        where = "Complex" if rules.complex else "King of Hearts"
+        extra.append(f"In {where}, a player who cannot follow suit and holds the {g.card(Card.KH)} must play it.")
+    if rules.early_end and not rules.complex:  # Complex always plays its 13 tricks
+        extra.append(
+            f"A trick contract stops as soon as its last penalty card is taken (the {g.card(Card.KH)}, the "
+            "13th diamond or the 4th queen); Ltoosh always plays all 13 tricks."
+        )
     if rules.doubling:
         extra.append(doubling_help(rules, g))
-    if rules.koh_redeal or rules.trix_throw_in:
-        extra.append("A player with a hopeless hand may claim a redeal when asked.")
+    redeal = redeal_help(rules, g)
+    if redeal:
+        extra.append(redeal)
     if rules.partnership:
         extra.append("Partners sit across from each other and score together.")
-    if extra:
-        t.append("\n" + "\n".join(extra) + "\n")
-    t.append("\nThe highest total after the last deal wins. Esc closes this sheet.", style="dim")
+    extra.append(winner_help(rules))
+    t.append("\n" + "\n".join(extra) + "\n")
+    t.append("\nEsc closes this sheet.", style="dim")
     return t

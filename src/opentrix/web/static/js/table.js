@@ -119,12 +119,9 @@ export function mountTable(root, code) {
     // A player who left keeps his seat for the server's grace period, then a bot plays it: the others
     // are told when, and see it count down (the seats' ``away_in``, in seconds).
     const standin = msg.table.seats.map((x) => (typeof x.away_in === "number" ? Date.now() + x.away_in * 1000 : null));
-    if (!firstView) {
-      standin.forEach((at, s) => {
-        if (at !== null && st.standinAt[s] === null && s !== st.seat) announce(standinText(s));
-      });
-    }
-    st.standinAt = standin;
+    const newlyAway = standin.map((at, s) => at !== null && st.standinAt[s] === null && s !== st.seat);
+    st.standinAt = standin; // first: standinText reads it
+    if (!firstView) newlyAway.forEach((away, s) => { if (away) announce(standinText(s)); });
     if (!firstView) announceEvent(ev);
     announceTurn();
     // Your turn comes: a panel that covers the trick, the layouts or a question (on a phone: the felt
@@ -297,10 +294,17 @@ export function mountTable(root, code) {
     st.dialogShown = dlg ? dlg.id : null;
     if (!was.had) return; // the focus is in the top bar: leave it there
     const from = was.from;
+    // A question that just opened takes the focus, so that a screen reader reads it and Tab starts in
+    // it (after a page load nobody counts as a keyboard user yet, and a reader in browse mode never
+    // does): its first answer for a keyboard, the dialog box itself otherwise (no answer ringed).
+    if (dlg && dlg.id !== prev) {
+      if (from || keyboardUser()) focusInto(dlg);
+      else dlg.focus({ preventScroll: true });
+      return;
+    }
     // Nothing had the focus (the page just loaded, or the last tap was on the felt): only a keyboard
     // user is led to the move. A finger or a mouse would see a card ringed and raised as if picked.
     if (!from && !keyboardUser()) return;
-    if (dlg && dlg.id !== prev) { focusInto(dlg); return; }
     if (was.restored) return;
     if (dlg && from && from.closest("[role=dialog]")) { focusInto(dlg); return; }
     const turn = root.querySelector("[data-testid=hand] [data-play], [data-testid=pass]");
@@ -462,7 +466,7 @@ export function mountTable(root, code) {
         return `<button class="btn n${size(a) - 1}" data-action="${a}">${word(before)}<bdi dir="ltr">${cards}</bdi>${word(after)}</button>`;
       }).join("");
       const many = answers.length > 4 ? " many" : ""; // three queens: seven sets of cards, and no double
-      return `<div class="dialog floating-dialog" id="double-dialog" ${dialogAttrs("double-dialog")}><h2 id="double-dialog-title">${t("dlg.double")}</h2><p id="double-dialog-sub">${t("dlg.double.sub")}</p><div class="answers${many}">${buttons}</div></div>`;
+      return `<div class="dialog floating-dialog" id="double-dialog" ${dialogAttrs("double-dialog")}><h2 id="double-dialog-title">${t("dlg.double")}</h2><p id="double-dialog-sub">${t(partnerNoBonus(st.rules) ? "dlg.double.sub.team" : "dlg.double.sub")}</p><div class="answers${many}">${buttons}</div></div>`;
     }
     if (v.phase === "claim" && v.legal_actions.includes("claim")) {
       return `<div class="dialog floating-dialog" id="claim-dialog" ${dialogAttrs("claim-dialog")}><h2 id="claim-dialog-title">${t("dlg.claim")}</h2><p id="claim-dialog-sub">${escapeHtml(redealGrounds(v))} ${t("dlg.claim.sub")}</p>`
@@ -516,23 +520,39 @@ export function mountTable(root, code) {
     return t(`goal.${id}`, vars);
   }
 
+  /** A partner who takes a doubled card pays double and nobody gains (``partner_capture`` "no_bonus"):
+   *  then only an opponent's taking it pays the holder. */
+  function partnerNoBonus(r) {
+    return !!(r && r.partnership && (r.partner_capture || "no_bonus") === "no_bonus");
+  }
+
   /** The rules of this table, for someone who has never played: what each contract asks, with the
    *  table's points, and the options that change play (the same as the terminal's F1 sheet). */
   function rulesDrawer() {
     const r = st.rules || {};
     const v = st.view;
+    const kingdoms = r.kingdoms || 4;
     const contracts = r.complex ? ["complex", "trix"] : ["king_of_hearts", "queens", "diamonds", "ltoosh", "trix"];
     const rows = contracts.map((c) => `<li${v && v.contract === c ? ' class="now"' : ""}><b>${escapeHtml(contractName(c))}</b>: ${escapeHtml(contractGoal(c))}</li>`).join("");
-    const notes = [];
-    if (r.hearts_lead_ban) notes.push(t("rules.heartsban"));
-    if (r.king_must_be_discarded) notes.push(t("rules.kingdiscard"));
-    if (r.doubling) notes.push(t("rules.doublingnote"));
-    if (r.koh_redeal || r.trix_throw_in) notes.push(t("rules.redeal"));
+    const team = r.partnership ? ".team" : "";
+    const notes = [t("rules.firstking", { card: cardLabel(r.first_king_card || "7H") })];
+    if (kingdoms > 1 && r.kingdom_passes === "against_play") notes.push(t("rules.againstplay"));
+    if (r.hearts_lead_ban && !r.complex) notes.push(t("rules.heartsban"));
+    if (r.king_must_be_discarded) notes.push(t(r.complex ? "rules.kingdiscard.complex" : "rules.kingdiscard"));
+    if (r.early_end && !r.complex) notes.push(t("rules.earlyend")); // Complex always plays its 13 tricks
+    if (r.doubling) {
+      notes.push(t(partnerNoBonus(r) ? "rules.doublingnote.team" : "rules.doublingnote"));
+      notes.push(t(`rules.selfcapture.${r.self_capture || "normal"}`));
+    }
+    if (r.koh_redeal && !r.complex) notes.push(t("rules.redeal.koh"));
+    if (r.trix_throw_in) notes.push(t("rules.redeal.trix"));
+    if ((r.koh_redeal && !r.complex) || r.trix_throw_in) notes.push(t("rules.redeal.after"));
     if (r.partnership) notes.push(t("rules.partners"));
     const timer = st.info && st.info.options && st.info.options.timer;
     if (timer) notes.push(t("rules.timernote", { n: timer }));
-    notes.push(t("rules.win"));
-    const body = `<div class="rules-sheet" data-testid="rules"><p>${escapeHtml(t("rules.intro", { n: r.kingdoms || 4 }))}</p><p>${escapeHtml(t("rules.tricks"))}</p>`
+    notes.push(t(`rules.win${team}`));
+    notes.push(t(`rules.tie.${r.tiebreak || "extra_koh_deal"}${team}`));
+    const body = `<div class="rules-sheet" data-testid="rules"><p>${escapeHtml(t("rules.intro", { n: kingdoms }))}</p><p>${escapeHtml(t("rules.tricks"))}</p>`
       + `<ul>${rows}</ul>${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join("")}</div>`;
     return drawerHTML("rules-drawer", "rules", t("rules.title"), body);
   }
