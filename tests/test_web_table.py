@@ -1238,8 +1238,18 @@ def test_the_front_page_says_what_each_preset_plays(browser: Browser, server: Li
     assert "No doubling" in note.inner_text()
     page.select_option("#rules", "denexa")
     assert "the kingdom passes against the direction of play" in note.inner_text()
+    complex_box = page.locator("#complex")
+    complex_box.check()  # the Complex contract added to the denexa preset
     page.select_option("#rules", "complex")
     assert "Two contracts a kingdom" in note.inner_text()
+    assert complex_box.is_checked() and complex_box.is_disabled()  # part of this preset, not a choice
+    page.select_option("#rules", "classic")
+    assert complex_box.is_checked() and not complex_box.is_disabled()  # the choice made for the others
+    complex_box.uncheck()
+    page.select_option("#rules", "complex")
+    page.select_option("#rules", "classic")
+    assert not complex_box.is_checked()
+    page.select_option("#rules", "complex")
     assert page.locator("#doubling option").all_inner_texts() == ["as the preset says", "on", "off"]
     # named for players: the rule set, not "Encyclopedia" (the wikipedia preset)
     names = ["Classic", "Common (Wikipedia)", "Denexa", "Online apps", "Trix Complex"]

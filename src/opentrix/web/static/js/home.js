@@ -61,7 +61,7 @@ export function mountHome(root) {
           <p class="preset-note" id="preset-note" data-testid="preset-note">${escapeHtml(t(`presetnote.${saved.rules || "classic"}`))}</p>
           <label class="field">${t("home.doubling")}${select("doubling", [["", t("home.default")], ["on", t("home.default.on")], ["off", t("home.default.off")]], saved.doubling || "")}</label>
           <label class="check"><input type="checkbox" id="partnership" ${saved.partnership ? "checked" : ""}> ${t("home.partnership")}</label>
-          <label class="check"><input type="checkbox" id="complex" ${saved.complex ? "checked" : ""}> ${t("home.complex")}</label>
+          <label class="check"><input type="checkbox" id="complex" ${complexAttrs(saved.rules || "classic")}> ${t("home.complex")}</label>
           <label class="field">${t("home.kingdoms")}${select("kingdoms", [["4", t("home.kingdoms.4")], ["1", t("home.kingdoms.1")]], String(saved.kingdoms || 4))}</label>
           <label class="field">${t("home.timer")}${select("timer", [["0", t("home.timer.0")], ["20", t("home.seconds", { n: 20 })], ["45", t("home.seconds", { n: 45 })], ["90", t("home.seconds", { n: 90 })]], String(saved.timer || 0))}</label>
           <div class="field" role="group" aria-labelledby="bots-label"><span id="bots-label">${t("home.bots")}</span><span style="display:flex;gap:6px">${[0, 1, 2].map((i) => select(`bot${i}`, levelOpts, bots[i], t("a11y.botseat", { label: t("home.bots"), name: botName(i + 1) }))).join("")}</span></div>
@@ -79,7 +79,8 @@ export function mountHome(root) {
     const q = (id) => root.querySelector(`#${id}`);
     return {
       name: q("name").value, rules: q("rules").value, doubling: q("doubling").value,
-      partnership: q("partnership").checked, complex: q("complex").checked,
+      // the preset's own Complex contract is not a choice to remember for the other presets
+      partnership: q("partnership").checked, complex: q("complex").disabled ? Boolean(saved.complex) : q("complex").checked,
       kingdoms: Number(q("kingdoms").value), timer: Number(q("timer").value),
       bots: [q("bot0").value, q("bot1").value, q("bot2").value],
     };
@@ -117,10 +118,25 @@ export function mountHome(root) {
   }
 
   /** The chosen preset in a line, so that "Denexa" or "Online apps" says what it plays. */
+  /** The Complex contract is part of the complex preset (ticked, fixed) and may be added to the others. */
+  function complexAttrs(preset) {
+    if (preset === "complex") return `checked disabled aria-describedby="preset-note"`;
+    return saved.complex ? "checked" : "";
+  }
+
   function onChange(e) {
+    if (e.target.id === "complex") { saved.complex = e.target.checked; return; }
     if (e.target.id !== "rules") return;
     const note = root.querySelector("#preset-note");
     if (note) note.textContent = t(`presetnote.${e.target.value}`);
+    const box = root.querySelector("#complex");
+    if (box) {
+      const fixed = e.target.value === "complex";
+      box.disabled = fixed;
+      box.checked = fixed || Boolean(saved.complex);
+      if (fixed) box.setAttribute("aria-describedby", "preset-note");
+      else box.removeAttribute("aria-describedby");
+    }
   }
 
   /** A change of language draws the page again: what was chosen but not yet sent stays chosen. */
