@@ -1522,6 +1522,15 @@ def test_the_front_page_leads_back_to_a_table_left_mid_match(browser: Browser, s
     page.locator("[data-testid=resume]").wait_for()
     assert "العودة إلى طاولتك" in page.locator("[data-testid=resume]").inner_text()
     page.click("#lang-toggle")
+    # Once the match is over it is no longer offered, nor asked about again (so finished tables never
+    # crowd out an older one still in play); its seat token stays for joining a rematch.
+    key = f"opentrix:seat:{code}"
+    token = page.evaluate("k => JSON.parse(localStorage.getItem(k)).token", key)
+    finish_match(server, {"id": code, "token": token})
+    page.reload()
+    page.wait_for_function("k => JSON.parse(localStorage.getItem(k)).done === true", arg=key)
+    assert page.locator("[data-testid=resume]").count() == 0
+    assert page.evaluate("k => JSON.parse(localStorage.getItem(k)).token", key) == token
     assert not errors, errors
     page.context.close()
 

@@ -122,14 +122,22 @@ export function saveSeat(code, seat, token) {
   localStorage.setItem(`${SEAT_KEY}${code}`, JSON.stringify({ seat, token, at: Date.now() }));
 }
 
-/** The codes of the tables this browser holds a seat at, the latest first (at most ``n``). */
+/** The codes of the tables this browser holds a seat at and has not seen finished, the latest first
+ *  (at most ``n``): the finished ones keep their tokens (a rematch is joined with them) but are not
+ *  asked about again, so they never crowd out an older table still in play. */
 export function savedTables(n) {
   const out = [];
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
     if (!key || !key.startsWith(SEAT_KEY)) continue;
     const seat = savedSeat(key.slice(SEAT_KEY.length));
-    if (seat && seat.token) out.push({ code: key.slice(SEAT_KEY.length), at: seat.at || 0 });
+    if (seat && seat.token && !seat.done) out.push({ code: key.slice(SEAT_KEY.length), at: seat.at || 0 });
   }
   return out.sort((a, b) => b.at - a.at).slice(0, n).map((x) => x.code);
+}
+
+/** Note that a table this browser holds a seat at is finished (its token is kept). */
+export function markSeatDone(code) {
+  const seat = savedSeat(code);
+  if (seat) localStorage.setItem(`${SEAT_KEY}${code}`, JSON.stringify({ ...seat, done: true }));
 }

@@ -1,6 +1,6 @@
 // The front page: start a table (against bots at once, or to invite friends) or join one by its code.
 
-import { api, navigate, savedTables, saveSeat, toast } from "./api.js";
+import { api, markSeatDone, navigate, savedTables, saveSeat, toast } from "./api.js";
 import { cardHTML } from "./cards.js";
 import { botName, escapeHtml, t } from "./i18n.js";
 
@@ -30,6 +30,7 @@ export function mountHome(root) {
     const found = await Promise.all(codes.map(async (code) => {
       try {
         const info = await api(`/api/tables/${encodeURIComponent(code)}`);
+        if (info.status === "finished") markSeatDone(code); // not asked about again
         return info.status === "playing" || info.status === "lobby" ? { code, status: info.status } : null;
       } catch { return null; } // gone, or another server's: nothing to offer
     }));
