@@ -39,16 +39,9 @@ def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract
         "units_played": len(res),
         "interrupted": run.interrupted,
         "elapsed_s": round(run.elapsed_s, 3),
-        "metric": "candidate mean score per deal minus the baseline's, over the four seats (95% CI)",
+        "metric": _metric("kingdom" if cfg.kingdom else "deal", cfg.rules.partnership),
     }
-    if cfg.rules.partnership:
-        doc["metric"] = (
-            f"candidate's team score per {'kingdom' if cfg.kingdom else 'deal'} minus the other team's, "
-            "the candidate's partner a baseline bot, over the four seats (95% CI)"
-        )
     if cfg.kingdom:
-        if not cfg.rules.partnership:
-            doc["metric"] = "candidate mean score per kingdom minus the baseline's, over the four seats (95% CI)"
         doc["overall"] = mean_ci([r.diff for r in res])
         doc["as_king"] = mean_ci([r.king_diff for r in res])
         doc["contract_order"] = contract_order(res)
@@ -77,6 +70,16 @@ def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract
         "baseline": timing(array("d", (t for r in res for t in r.baseline_ms))),
     }
     return doc
+
+
+def _metric(unit: str, partnership: bool) -> str:
+    """What the differences measure, in words (partnership play: team margins, see ``UnitResult.diff``)."""
+    if partnership:
+        return (
+            f"candidate's team score per {unit} minus the other team's, "
+            "the candidate's partner a baseline bot, over the four seats (95% CI)"
+        )
+    return f"candidate mean score per {unit} minus the baseline's, over the four seats (95% CI)"
 
 
 def _orders(r: UnitResult) -> list[list[str]]:

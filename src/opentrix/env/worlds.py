@@ -120,14 +120,10 @@ def _deal_constrained(
     keys = list(groups)
     if () in groups:
         raise NoWorld("an unseen card that no seat can hold")
+    room = tuple(need[s] for s in others)
+    hands = [0, 0, 0, 0]
     if len(keys) == 1 and len(keys[0]) == len(others):  # nothing known: a shuffle is uniform
-        group = cards[:]
-        rng.shuffle(group)
-        hands = [0, 0, 0, 0]
-        for s in others:
-            for c in group[: need[s]]:
-                hands[s] |= 1 << c
-            group = group[need[s] :]
+        _hand_out(cards, room, others, hands, rng)
         return hands
 
     def splits(i: int, room: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
@@ -154,22 +150,25 @@ def _deal_constrained(
             return int(not any(room))
         return sum(w * deals(i + 1, _less(room, t)) for t, w in splits(i, room))
 
-    room = tuple(need[s] for s in others)
     if not deals(0, room):
         raise NoWorld("no deal of the unseen cards fits what is known")
-    hands = [0, 0, 0, 0]
     for i, key in enumerate(keys):
         options = [(t, w * deals(i + 1, _less(room, t))) for t, w in splits(i, room)]
         pick = rng.randrange(sum(w for _, w in options))
         take = next(t for t, w in options if (pick := pick - w) < 0)
-        group = groups[key][:]
-        rng.shuffle(group)
-        for j, k in enumerate(take):
-            for c in group[:k]:
-                hands[others[j]] |= 1 << c
-            group = group[k:]
+        _hand_out(groups[key], take, others, hands, rng)
         room = _less(room, take)
     return hands
+
+
+def _hand_out(cards: list[int], take: tuple[int, ...], seats: list[int], hands: list[int], rng: random.Random) -> None:
+    """Deal ``cards`` at random, ``take[j]`` of them to ``seats[j]`` (every way alike)."""
+    shuffled = cards[:]
+    rng.shuffle(shuffled)
+    for seat, k in zip(seats, take, strict=True):
+        for c in shuffled[:k]:
+            hands[seat] |= 1 << c
+        shuffled = shuffled[k:]
 
 
 def _less(room: tuple[int, ...], take: tuple[int, ...]) -> tuple[int, ...]:

@@ -120,9 +120,13 @@ export function mountHome(root) {
 
   /** The chosen preset in a line, so that "Denexa" or "Online apps" says what it plays. */
   /** The Complex contract is part of the complex preset (ticked, fixed) and may be added to the others. */
+  function complexState(preset) {
+    const fixed = preset === "complex";
+    return { fixed, checked: fixed || Boolean(saved.complex) };
+  }
   function complexAttrs(preset) {
-    if (preset === "complex") return `checked disabled aria-describedby="preset-note"`;
-    return saved.complex ? "checked" : "";
+    const { fixed, checked } = complexState(preset);
+    return `${checked ? "checked" : ""}${fixed ? ` disabled aria-describedby="preset-note"` : ""}`;
   }
 
   function onChange(e) {
@@ -132,9 +136,9 @@ export function mountHome(root) {
     if (note) note.textContent = t(`presetnote.${e.target.value}`);
     const box = root.querySelector("#complex");
     if (box) {
-      const fixed = e.target.value === "complex";
+      const { fixed, checked } = complexState(e.target.value);
       box.disabled = fixed;
-      box.checked = fixed || Boolean(saved.complex);
+      box.checked = checked;
       if (fixed) box.setAttribute("aria-describedby", "preset-note");
       else box.removeAttribute("aria-describedby");
     }
