@@ -25,7 +25,7 @@ from opentrix.match import MAX_SEED, Match
 from opentrix.rules import Rules
 from opentrix.server.commands import browser_host
 from opentrix.server.protocol import BadMessage, parse_action, parse_message, parse_seat
-from test_server_kit import PG_URL, LiveServer, Player, ServeProcess, free_port, live_server, unique_schema
+from test_server_kit import PG_URL, LiveServer, Player, ServeProcess, free_port, live_server, pg_schema
 
 
 @pytest.fixture(scope="module")
@@ -242,38 +242,31 @@ async def test_binary_deep_and_unencodable_input_gets_an_error(server: LiveServe
 @pytest.mark.postgres
 def test_a_nul_in_a_name_or_a_code_is_refused_by_a_postgresql_server(tmp_path: Path) -> None:
     """PostgreSQL refuses a NUL in text: a name or a table code holding one made a 500."""
-    schema = unique_schema()
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        with live_server(tmp_path, database=PG_URL, schema=schema) as server:
-            r = httpx.post(f"{server.base}/api/tables", content='{"name": "Lina\\u0000"}', timeout=10)
-            assert r.status_code == 400 and "control characters" in r.json()["error"], r.text
-            t = server.create(name="Lina")
-            r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", content='{"name": "\\u0000"}', timeout=10)
-            assert r.status_code == 400 and "control characters" in r.json()["error"], r.text
-            for method, path in [
-                ("GET", "/api/tables/A%00"),
-                ("GET", "/api/tables/A%00/record"),
-                ("GET", "/api/tables/A%00/replay"),
-                ("POST", "/api/tables/A%00/join"),
-                ("POST", "/api/tables/A%00/start"),
-            ]:
-                r = httpx.request(method, server.base + path, json={"name": "Omar"}, timeout=10)
-                assert r.status_code == 404 and "A\\x00" in r.json()["error"], (path, r.text)
+    with pg_schema() as schema, live_server(tmp_path, database=PG_URL, schema=schema) as server:
+        r = httpx.post(f"{server.base}/api/tables", content='{"name": "Lina\\u0000"}', timeout=10)
+        assert r.status_code == 400 and "control characters" in r.json()["error"], r.text
+        t = server.create(name="Lina")
+        r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", content='{"name": "\\u0000"}', timeout=10)
+        assert r.status_code == 400 and "control characters" in r.json()["error"], r.text
+        for method, path in [
+            ("GET", "/api/tables/A%00"),
+            ("GET", "/api/tables/A%00/record"),
+            ("GET", "/api/tables/A%00/replay"),
+            ("POST", "/api/tables/A%00/join"),
+            ("POST", "/api/tables/A%00/start"),
+        ]:
+            r = httpx.request(method, server.base + path, json={"name": "Omar"}, timeout=10)
+            assert r.status_code == 404 and "A\\x00" in r.json()["error"], (path, r.text)
 
-            async def ws_to_no_table() -> tuple[str, int | None]:
-                async with websockets.connect(f"{server.ws_base}/ws/A%00") as ws:
-                    text = str(await ws.recv())
-                    with contextlib.suppress(websockets.ConnectionClosed):
-                        await ws.recv()
-                    return text, ws.close_code
+        async def ws_to_no_table() -> tuple[str, int | None]:
+            async with websockets.connect(f"{server.ws_base}/ws/A%00") as ws:
+                text = str(await ws.recv())
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await ws.recv()
+                return text, ws.close_code
 
-            text, code = asyncio.run(ws_to_no_table())
-            assert "no table" in text and code == 4404
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        text, code = asyncio.run(ws_to_no_table())
+        assert "no table" in text and code == 4404
 
 
 def _opentrix(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -363,10 +356,7 @@ def test_a_read_only_database_is_one_clear_line() -> None:
     the server's first write at start-up was a traceback and exit status 3."""
     from opentrix.server.storage import Storage
 
-    schema = unique_schema()
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
+    with pg_schema() as schema:
         store = Storage(PG_URL, schema=schema)
         store.migrate()
         store.close()
@@ -376,9 +366,6 @@ def test_a_read_only_database_is_one_clear_line() -> None:
         assert done.returncode == 1, done.stdout + done.stderr
         assert "cannot use the database" in done.stderr and "read-only transaction" in done.stderr
         assert "Traceback" not in done.stderr + done.stdout
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.mark.parametrize("host", ["999.1.1.1", "10.255.255.1"])

@@ -316,3 +316,18 @@ def check_no_hidden_cards(messages: list[dict[str, Any]], seat: int | None, reco
 
 def unique_schema() -> str:
     return f"opentrix_test_{secrets.token_hex(5)}"
+
+
+@contextmanager
+def pg_schema() -> Iterator[str]:
+    """A fresh PostgreSQL schema in the test database, dropped with all it holds afterwards."""
+    import psycopg
+
+    schema = unique_schema()
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield schema
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')

@@ -35,8 +35,8 @@ from test_server_kit import (
     check_no_hidden_cards,
     free_port,
     live_server,
+    pg_schema,
     record_of,
-    unique_schema,
 )
 
 
@@ -606,10 +606,7 @@ def test_opentrix_play_killed_or_hung_up_is_taken_up_at_once(tmp_path: Path) -> 
 
 @pytest.mark.postgres
 async def test_tables_can_live_in_postgresql(tmp_path: Path) -> None:
-    schema = unique_schema()
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
+    with pg_schema() as schema:
         with live_server(tmp_path, database=PG_URL, schema=schema) as server:
             t = server.create(name="Lina", bots="random", start=True, seed=31, kingdoms=1, rules="denexa")
             me = await Player.join(server.ws_base, t["id"], t["token"])
@@ -620,9 +617,6 @@ async def test_tables_can_live_in_postgresql(tmp_path: Path) -> None:
         with psycopg.connect(PG_URL, autocommit=True) as conn:
             n = conn.execute(f'SELECT count(*) FROM "{schema}".trix_actions WHERE table_id = %s', (t["id"],))
             assert n.fetchone()[0] == len(record.replay().history)
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 async def test_the_table_names_the_tiebreak_under_way(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 import sqlalchemy as sa
 
@@ -24,7 +23,7 @@ from opentrix.server.owner import NAME_LENGTH, dead_here, process_name
 from opentrix.server.settings import database_url
 from opentrix.server.storage import LeaseLost, SeatRow, Storage, StorageError, TableRow
 from opentrix.server.table import replay_actions
-from test_server_kit import PG_URL, unique_schema
+from test_server_kit import PG_URL, pg_schema
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -35,17 +34,13 @@ def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]
         yield s
         s.close()
         return
-    schema = unique_schema()
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    s = Storage(database_url(PG_URL), schema=schema)
-    try:
-        s.migrate()
-        yield s
-    finally:
-        s.close()
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema() as schema:
+        s = Storage(database_url(PG_URL), schema=schema)
+        try:
+            s.migrate()
+            yield s
+        finally:
+            s.close()
 
 
 def table_row(code: str = "ABC234", status: str = "playing", seed: int = 7) -> TableRow:
@@ -339,10 +334,6 @@ def test_servers_starting_together_on_an_empty_database_migrate_one_at_a_time() 
     """Without the advisory lock, two CREATE TABLEs race and one server fails to start."""
     import threading
 
-    schema = unique_schema()
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    stores = [Storage(database_url(PG_URL), schema=schema) for _ in range(4)]
     errors: list[BaseException] = []
 
     def start(s: Storage) -> None:
@@ -351,18 +342,18 @@ def test_servers_starting_together_on_an_empty_database_migrate_one_at_a_time() 
         except BaseException as e:  # reported below
             errors.append(e)
 
-    try:
-        threads = [threading.Thread(target=start, args=(s,)) for s in stores]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert errors == [] and {s.revision() for s in stores} == {"0002"}
-    finally:
-        for s in stores:
-            s.close()
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema() as schema:
+        stores = [Storage(database_url(PG_URL), schema=schema) for _ in range(4)]
+        try:
+            threads = [threading.Thread(target=start, args=(s,)) for s in stores]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert errors == [] and {s.revision() for s in stores} == {"0002"}
+        finally:
+            for s in stores:
+                s.close()
 
 
 def test_a_migration_that_fails_leaves_the_schema_as_it_was(storage: Storage) -> None:

@@ -77,6 +77,11 @@ def new_page(browser: Browser, device: dict[str, Any], errors: list[str], csp: b
     return page
 
 
+def seat_url(server: LiveServer, t: dict[str, Any], lang: str = "en") -> str:
+    """The table page as its creator opens it: seat 0, with the token ``server.create`` returned."""
+    return f"{server.base}/t/{t['id']}?lang={lang}#seat=0&token={t['token']}"
+
+
 def king_seed(seat: int) -> int:
     """A seed whose first king (holder of 7♥) sits at ``seat``."""
     return next(s for s in range(1000) if Match(Rules(), seed=s).king == seat)
@@ -318,7 +323,7 @@ def test_a_reload_mid_deal_resumes_the_table(browser: Browser, server: LiveServe
     errors: list[str] = []
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
     page = new_page(browser, DESKTOP, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("#contract-dialog")
     page.click("#contract-dialog [data-action='contract trix']")
 
@@ -365,7 +370,7 @@ def test_the_doubling_and_redeal_dialogs(browser: Browser, server: LiveServer) -
         name="Lina", rules="wikipedia", bots="random", start=True, seed=wikipedia_seed(lambda h: bool(h >> qs & 1))
     )
     page = new_page(browser, DESKTOP, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.click("#contract-dialog [data-action='contract queens']")
     page.wait_for_selector("#double-dialog")
     assert page.locator("#double-dialog [data-action='double QS']").count() == 1
@@ -396,7 +401,7 @@ def test_the_doubling_and_redeal_dialogs(browser: Browser, server: LiveServer) -
     seed = wikipedia_seed(lambda h: can_claim_redeal(h, Contract.TRIX))
     t = server.create(name="Lina", rules="wikipedia", bots="random", start=True, seed=seed)
     page = new_page(browser, DESKTOP, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.click("#contract-dialog [data-action='contract trix']")
     page.wait_for_selector("#claim-dialog")
     hands = Match(Rules.preset("wikipedia"), seed=seed).pending_hands
@@ -421,7 +426,7 @@ def test_the_arabic_table_is_right_to_left(browser: Browser, server: LiveServer,
     errors: list[str] = []
     t = server.create(name="لينا", bots="random", start=True, seed=king_seed(0))
     page = new_page(browser, DESKTOP if device == "desktop" else PHONE, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("#contract-dialog")
     assert page.evaluate("document.documentElement.dir") == "ltr"
     page.click("#lang-toggle")
@@ -484,7 +489,7 @@ def test_history_and_the_replay_viewer(browser: Browser, server: LiveServer) -> 
         page.click("a[download]")
     assert download.value.suggested_filename == f"opentrix-{t['id']}.json"
     # The table itself now shows the final standings.
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     standings = page.locator("#match-over")
     standings.wait_for()
     assert standings.locator("#standings tbody tr").count() == 4
@@ -591,7 +596,7 @@ def test_the_table_speaks_to_a_screen_reader(browser: Browser, server: LiveServe
     errors: list[str] = []
     t = server.create(name="Lina", bots="easy", start=True, seed=king_seed(0))
     page = new_page(browser, DESKTOP, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     dialog = page.get_by_role("dialog", name="Choose the contract")
     dialog.wait_for()
     assert page.locator("main").get_attribute("aria-live") is None
@@ -632,7 +637,7 @@ def test_the_front_page_and_arabic_for_a_screen_reader(browser: Browser, server:
     toggle = page.get_by_role("button", name="عربي", exact=True)  # named by what it shows, in its language
     assert toggle.get_attribute("lang") == "ar"
     t = server.create(name="لينا", bots="easy", start=True, seed=king_seed(0))
-    page.goto(f"{server.base}/t/{t['id']}?lang=ar#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t, "ar"))
     page.get_by_role("dialog", name="اختر اللعبة").wait_for()
     assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["ar", "rtl"]
     assert page.get_by_role("button", name="English", exact=True).get_attribute("lang") == "en"
@@ -862,7 +867,7 @@ def test_a_phone_held_sideways_shows_the_hand_without_scrolling(browser: Browser
     landscape = {"viewport": {"width": 740, "height": 375}, "is_mobile": True, "has_touch": True}
     page = new_page(browser, landscape, errors)
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(1))
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("[data-testid=hand] .card")
     # measured in one step: the hand drawn again between a lookup and a measure has no box (seen under load)
     hand = page.wait_for_function(
@@ -893,7 +898,7 @@ def test_a_move_made_while_the_connection_is_down_is_refused_aloud(browser: Brow
 
     page.route_web_socket(re.compile(r"/ws/"), route)
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(1))
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     legal = page.locator("[data-testid=hand] .card.legal")
     play_until(page, lambda: legal.count() > 0 and not page.locator(".floating-dialog").count())
     before = hand_cards(page)
@@ -916,7 +921,7 @@ def test_the_move_timer_shows_its_seconds(browser: Browser, server: LiveServer) 
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0), timer=30)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("#contract-dialog")  # the king's choice is timed too
     secs = page.locator("[data-timer-secs='0']")
     page.wait_for_function("(document.querySelector('[data-timer-secs=\"0\"]') || {}).textContent")
@@ -1070,7 +1075,7 @@ def test_a_newcomer_reads_the_tables_rules_in_english_and_arabic(browser: Browse
     t = server.create(name="Lina", bots="random", start=True, seed=5, rules="denexa", timer=30)
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("[data-testid=board]")
     page.click("[data-cmd=rules]")
     sheet = page.locator("[data-testid=rules]")
@@ -1124,7 +1129,7 @@ def test_a_partnership_table_says_a_partner_gains_nothing_and_the_team_wins(
     t = server.create(name="Lina", rules="online", partnership=True, bots="random", start=True, seed=seed)
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("#contract-dialog")
     page.click("[data-cmd=rules]")
     text = " ".join(page.locator("[data-testid=rules]").inner_text().split())
@@ -1200,7 +1205,7 @@ def test_the_last_trick_drawer_shows_it_and_trix_has_no_such_button(browser: Bro
     errors: list[str] = []
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
     page = new_page(browser, DESKTOP, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("#contract-dialog")
     assert page.locator("[data-cmd=last]").count() == 1  # before the contract: offered (no trick yet)
     page.click("#contract-dialog [data-action='contract ltoosh']")
@@ -1221,7 +1226,7 @@ def test_the_last_trick_drawer_shows_it_and_trix_has_no_such_button(browser: Bro
     page.context.close()
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
     page = new_page(browser, DESKTOP, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.click("#contract-dialog [data-action='contract trix']")
     page.wait_for_selector("[data-testid=contract]")
     assert page.locator("[data-cmd=last]").count() == 0  # Trix has no tricks to show
@@ -1310,7 +1315,7 @@ def test_a_hand_that_cannot_claim_a_redeal_does_not_answer_at_once(browser: Brow
     t = server.create(name="Lina", rules="wikipedia", bots="random", start=True, seed=seed)
     table = server.app.state.hub.get(t["id"])
     page = new_page(browser, DESKTOP, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.click("#contract-dialog [data-action='contract king_of_hearts']")
     chosen = time.monotonic()
     while table.match.phase in (Phase.CHOOSE_CONTRACT, Phase.CLAIM):  # the bots (no pacing here) answer at once
@@ -1328,7 +1333,7 @@ def test_a_phone_holds_the_hand_in_two_rows_of_cards_wide_enough_to_tap(browser:
     errors: list[str] = []
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
     page = new_page(browser, PHONE, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("#contract-dialog")
     rows = page.locator("[data-testid=hand] .hand-row").evaluate_all(
         "rows => rows.map(r => [...r.querySelectorAll('.card')].map(c => c.getBoundingClientRect().left))"
@@ -1405,7 +1410,7 @@ def test_the_side_panels_leave_the_hand_and_the_trick_in_view(
     errors: list[str] = []
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
     page = new_page(browser, DESKTOP if device == "desktop" else PHONE, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.click("#contract-dialog [data-action='contract queens']")
 
     def my_turn_after_a_trick() -> bool:
@@ -1481,7 +1486,7 @@ def test_a_phone_gives_every_control_a_fingertip(browser: Browser, server: LiveS
     page.context.close()
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(1))
     page = new_page(browser, PHONE, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("[data-cmd=scores]")
     page.click("[data-cmd=scores]")
     page.wait_for_selector("#scores-drawer")
@@ -1569,7 +1574,7 @@ def test_the_contract_and_doubling_dialogs_leave_the_whole_hand_in_view(
     seed = wikipedia_seed(lambda h: sum(h >> q & 1 for q in queens) == 3)
     t = server.create(name="Lina", rules="wikipedia", bots="random", start=True, seed=seed)
     page = new_page(browser, SMALL_PHONE if device == "small" else PHONE, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang={lang}#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t, lang))
     page.wait_for_selector("#contract-dialog")
     page.wait_for_timeout(100)  # the web fonts settle
     hidden = [card for card, ok in page.evaluate(HAND_IN_VIEW_JS) if not ok]
@@ -1601,7 +1606,7 @@ def test_a_reload_on_a_touch_phone_does_not_show_a_card_as_picked(browser: Brows
     errors: list[str] = []
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(1))
     page = new_page(browser, PHONE, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t))
     page.wait_for_selector("[data-testid=hand] [data-play]")
     page.reload()
     page.wait_for_selector("[data-testid=hand] [data-play]")
@@ -1625,7 +1630,7 @@ def test_a_question_open_at_a_page_load_takes_the_focus(browser: Browser, server
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
     for device in (DESKTOP, PHONE):
         page = new_page(browser, device, errors)
-        page.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+        page.goto(seat_url(server, t))
         page.wait_for_selector("[role=dialog] [data-action]")
         page.reload()
         page.wait_for_selector("[role=dialog] [data-action]")
@@ -1647,7 +1652,7 @@ def test_the_table_counts_down_to_the_bot_that_stands_in_for_a_friend_who_left(
     r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar", "seat": 1}, timeout=10)
     assert r.status_code == 200, r.text
     host = new_page(browser, DESKTOP, errors)
-    host.goto(f"{server.base}/t/{t['id']}?lang=en#seat=0&token={t['token']}")
+    host.goto(seat_url(server, t))
     friend = new_page(browser, PHONE, errors)
     friend.goto(f"{server.base}/t/{t['id']}?lang=en#seat=1&token={r.json()['token']}")
     friend.wait_for_selector("[data-testid=lobby]")
@@ -1688,7 +1693,7 @@ def test_trix_layouts_on_a_phone_use_the_felt(browser: Browser, server: LiveServ
     errors: list[str] = []
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
     page = new_page(browser, SMALL_PHONE if device == "small" else PHONE, errors)
-    page.goto(f"{server.base}/t/{t['id']}?lang={'ar' if device == 'small' else 'en'}#seat=0&token={t['token']}")
+    page.goto(seat_url(server, t, "ar" if device == "small" else "en"))
     page.click("#contract-dialog [data-action='contract trix']")
     play_until(
         page,
