@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -151,3 +152,17 @@ def test_error_messages_quote_a_huge_value_briefly() -> None:
         assert "'QQQQ" in str(err.value) and "…" in str(err.value) and len(str(err.value)) < 200
     out = verify_text(json.dumps({"format": FORMAT, "rules": {"preset": "classic", huge: 1}, "deals": []}))
     assert out["error"]["message"].startswith("rules: unknown option 'QQQQ") and len(out["error"]["message"]) < 400
+
+
+def test_error_messages_spell_a_records_values_as_json() -> None:
+    """A record says null and true; its errors quote that, not Python's None and True."""
+    cases: list[tuple[Any, object, str]] = [
+        (Card.parse, None, "not a card: null "),
+        (Contract.parse, True, "unknown contract true "),
+        (Card.parse, ["QS"], 'not a card: ["QS"] '),
+        (Card.parse, "QX", "not a card: 'QX' "),
+    ]
+    for parse, value, start in cases:
+        with pytest.raises(ValueError) as err:
+            parse(value)
+        assert str(err.value).startswith(start)

@@ -277,7 +277,7 @@ CASES: list[tuple[str, Any, int | None, int | None, str]] = [
      "no redeal can be claimed in king_of_hearts under these rules"),
     ("plays of the wrong type", _set(("deals", 2, "plays"), "AS KS"), 2, None, "'plays' must be a list of cards"),
     ("bad play", _set(("deals", 2, "plays", 7), "XX"), 2, 7, "not a card: 'XX'"),
-    ("play of the wrong type", _set(("deals", 2, "plays", 7), None), 2, 7, "not a card: None"),
+    ("play of the wrong type", _set(("deals", 2, "plays", 7), None), 2, 7, "not a card: null"),
     ("a pass outside Trix", _set(("deals", 2, "plays", 7), "pass"), 2, 7,
      "passing is only for the Trix contract"),
     ("a card not held", lambda d: d["deals"][1]["plays"].__setitem__(0, d["deals"][1]["hands"][0][0]), 1, 0,

@@ -250,3 +250,32 @@ def test_preset_overrides_take_objects_and_their_json_forms_alike() -> None:
         Rules.preset("classic", first_king_card=53)
     with pytest.raises(RulesError, match="trix"):
         Rules.preset("classic", points=Points(trix=(1, 2)))  # type: ignore[arg-type]
+
+
+# The rule book's preset table, as it is printed there (RULES.md "Presets"); yes/no are booleans.
+PRESET_TABLE = """
+| `kingdom_passes` | with_play | with_play | against_play | with_play | with_play |
+| `hearts_lead_ban` | yes | no | yes | no | no |
+| `king_must_be_discarded` | no | no | no | no | no |
+| `doubling` | no | yes | yes | yes | yes |
+| `self_capture` | normal | normal | doubled_leader_gains | normal | doubled_leader_gains |
+| `koh_redeal` | no | yes | no | no | no |
+| `trix_throw_in` | no | yes | yes | no | no |
+| `early_end` | no | no | no | yes | yes |
+| `tiebreak` | extra_koh_deal | none | none | extra_kingdom | none |
+| `complex` | no | no | no | no | yes |
+"""
+
+
+@pytest.mark.parametrize(("column", "preset"), enumerate(("classic", "wikipedia", "denexa", "online", "complex")))
+def test_each_preset_fixes_every_option_as_the_rule_book_table_says(column: int, preset: str) -> None:
+    rules = Rules.preset(preset)
+    for line in PRESET_TABLE.strip().splitlines():
+        name, *values = (cell.strip().strip("`") for cell in line.strip("|").split("|"))
+        expected: object = {"yes": True, "no": False}.get(values[column], values[column])
+        assert getattr(rules, name) == expected, f"{preset}: {name}"
+    # "Every preset" line: the options no preset changes.
+    assert rules.first_king_card == Card["7H"]
+    assert (rules.kingdoms, rules.partnership, rules.partner_capture) == (4, False, "no_bonus")
+    assert (rules.doubling_reveal, rules.points) == ("sequential", Points())
+    assert rules.preset_name == preset and Rules.preset() == Rules() == Rules.preset("classic")

@@ -96,7 +96,7 @@ def doubled_cards(action: Action) -> tuple[int, ...]:
     try:
         m = _SET_OF_ACTION[action]
     except KeyError:
-        raise ValueError(f"{brief(action)} is not a doubling answer") from None
+        raise ValueError(f"{brief(action, python=True)} is not a doubling answer") from None
     return tuple(c for i, c in enumerate(DOUBLABLE) if m >> i & 1)
 
 
@@ -146,7 +146,7 @@ def to_str(action: Action, symbols: bool = False) -> str:
         return "claim"
     if action == NO_CLAIM:
         return "no claim"
-    raise ValueError(f"not an action id: {brief(action)} (expected 0 to {NUM_ACTIONS - 1})")
+    raise ValueError(f"not an action id: {brief(action, python=True)} (expected 0 to {NUM_ACTIONS - 1})")
 
 
 def parse(text: str) -> Action:

@@ -133,9 +133,10 @@ class Match:
         1, a later deal, which lets views infer nothing from who is king.
         """
         if not 0 <= king <= 3:
-            raise ValueError(f"king must be a seat from 0 to 3, not {brief(king)}")
+            raise ValueError(f"king must be a seat from 0 to 3, not {brief(king, python=True)}")
         if deal_number is not None and (type(deal_number) is not int or deal_number < 0):
-            raise ValueError(f"deal_number counts the deals dealt before, from 0, not {brief(deal_number)}")
+            shown = brief(deal_number, python=True)
+            raise ValueError(f"deal_number counts the deals dealt before, from 0, not {shown}")
         m = cls(rules, hands)
         if deal_number is None:
             deal_number = 1

@@ -135,7 +135,7 @@ def _cards(mask: int) -> CardSet:
 def view(match: Match, seat: int | None) -> View:
     """What ``seat`` (0–3, or None for a spectator) may know of ``match`` now."""
     if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3):
-        raise ValueError(f"seat must be 0 to 3 or None, not {brief(seat)}")
+        raise ValueError(f"seat must be 0 to 3 or None, not {brief(seat, python=True)}")
     phase = _PHASES[match.phase]
     turn = match.turn
     deal = match.deals[-1] if match.deals else None
