@@ -137,12 +137,13 @@ class ServeProcess:
         self.proc.kill()
         self.proc.wait(10)
 
-    def stop(self) -> str:
-        """Ctrl-C: a clean shutdown (the server lets go of its tables); returns what it printed."""
-        if self.group:
+    def stop(self, sig: int = signal.SIGINT) -> str:
+        """Ctrl-C (or ``sig``, sent to the server alone): a clean shutdown (the server lets go of its
+        tables); returns what it printed."""
+        if self.group and sig == signal.SIGINT:
             os.killpg(self.proc.pid, signal.SIGINT)
         else:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
         out, _ = self.proc.communicate(timeout=20)
         return out.decode() if out else ""
 

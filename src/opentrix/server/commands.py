@@ -328,7 +328,7 @@ def serve(
     _more_open_files()
     config = _uvicorn_config(settings, host, port, log_level.value, forwarded_allow_ips)
     server = uvicorn.Server(config)
-    _stop_on_hangup(server)
+    _stop_cleanly(server)
 
     async def main() -> None:
         serving = asyncio.create_task(server.serve())
@@ -360,12 +360,28 @@ async def _started(server: Any, serving: asyncio.Task[None]) -> bool:
     return True
 
 
-def _stop_on_hangup(server: Any) -> None:
-    """Closing the terminal (SIGHUP) stops the server as Ctrl-C does: its last actions are stored and
-    its tables let go, so the next ``opentrix play`` takes the match up. Uvicorn handles only SIGINT and
-    SIGTERM; a hang-up would otherwise kill it on the spot."""
+def _stop_cleanly(server: Any) -> None:
+    """Every way of asking the server to stop ends it the same way: its last actions stored, its tables
+    let go, its bot workers ended, and the process left through its normal exit (status 0).
+
+    Closing the terminal (SIGHUP) stops it as Ctrl-C does; uvicorn handles only SIGINT and SIGTERM, and a
+    hang-up would otherwise kill it on the spot. After a SIGTERM (a service manager, ``docker stop``,
+    ``kill``) uvicorn shuts down gracefully and then raises the signal again under the handler found
+    before it started: the default one would kill the process there, skipping Python's exit (the bot
+    workers' semaphores then leak, with a warning). The handler set here asks for the stop (a SIGTERM
+    that comes before uvicorn listens is not lost) and lets that second one pass, once; a further
+    SIGTERM kills as usual."""
+
+    def stop(*_: object) -> None:
+        server.should_exit = True
+
+    def stop_once(*_: object) -> None:
+        stop()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
     if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, lambda *_: setattr(server, "should_exit", True))
+        signal.signal(signal.SIGHUP, stop)
+    signal.signal(signal.SIGTERM, stop_once)
 
 
 def play_web(
@@ -392,7 +408,7 @@ def play_web(
     settings = Settings(database=database, bot_delay=bot_delay)
     config = _uvicorn_config(settings, host, port, "warning")
     server = uvicorn.Server(config)
-    _stop_on_hangup(server)
+    _stop_cleanly(server)
 
     async def main() -> None:
         serving = asyncio.create_task(server.serve())
