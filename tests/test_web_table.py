@@ -1501,8 +1501,9 @@ def test_a_phone_gives_every_control_a_fingertip(browser: Browser, server: LiveS
 
 
 def test_the_front_page_leads_back_to_a_table_left_mid_match(browser: Browser, server: LiveServer) -> None:
-    """The top bar's "New table" leaves the table; the front page then offers the way back to it (its
-    seat token is kept in this browser), with the hand as it was."""
+    """The top bar's "New table" asks before it leaves a match in play (Stay, or Escape, keeps the
+    player at the table); leaving, the front page then offers the way back to it (its seat token is kept
+    in this browser), with the hand as it was."""
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
     page.goto(f"{server.base}/?lang=en&seed={king_seed(1)}")
@@ -1512,7 +1513,20 @@ def test_the_front_page_leads_back_to_a_table_left_mid_match(browser: Browser, s
     page.wait_for_selector("[data-testid=hand] .card")
     code = page.url.rsplit("/", 1)[1]
     hand = sorted(hand_cards(page))
+    leave = page.locator("#leave-dialog")
     page.click(".topbar nav a[href='/']")
+    leave.wait_for()
+    assert "bot plays it while you are away" in leave.inner_text()
+    assert page.evaluate("document.activeElement.closest('#leave-dialog') !== null")  # the question has the focus
+    shot(page, "resume-00-leave-dialog")
+    leave.locator("[data-cmd=stay]").click()
+    assert leave.count() == 0 and page.url.endswith(f"/t/{code}") and sorted(hand_cards(page)) == hand
+    page.click(".topbar nav a[href='/history']")
+    leave.wait_for()
+    page.keyboard.press("Escape")
+    assert leave.count() == 0 and page.url.endswith(f"/t/{code}")
+    page.click(".topbar nav a[href='/']")
+    leave.locator("[data-cmd=leave]").click()
     back = page.locator("[data-testid=resume]")
     back.wait_for()
     assert code in page.locator("[data-testid=resume-panel]").inner_text()
@@ -1524,6 +1538,8 @@ def test_the_front_page_leads_back_to_a_table_left_mid_match(browser: Browser, s
     assert page.locator(".banner.info").count() == 0  # seated, not watching
     page.click("#lang-toggle")  # and in Arabic
     page.click(".topbar nav a[href='/']")
+    assert "تغادر هذه المباراة" in leave.inner_text()
+    leave.locator("[data-cmd=leave]").click()
     page.locator("[data-testid=resume]").wait_for()
     assert "العودة إلى طاولتك" in page.locator("[data-testid=resume]").inner_text()
     page.click("#lang-toggle")
@@ -1536,6 +1552,11 @@ def test_the_front_page_leads_back_to_a_table_left_mid_match(browser: Browser, s
     page.wait_for_function("k => JSON.parse(localStorage.getItem(k)).done === true", arg=key)
     assert page.locator("[data-testid=resume]").count() == 0
     assert page.evaluate("k => JSON.parse(localStorage.getItem(k)).token", key) == token
+    page.goto(f"{server.base}/t/{code}")  # over: a link leaves it without asking
+    page.locator("#match-over").wait_for()
+    page.click("#match-over a[href='/']")
+    page.wait_for_url(f"{server.base}/")
+    assert leave.count() == 0
     assert not errors, errors
     page.context.close()
 

@@ -106,6 +106,13 @@ export function rerender(root, html) {
   return { had, restored, from: inside ? active : null };
 }
 
+/** A screen that asks before the player leaves it (the table, while he plays a match there) sets a
+ *  guard: given the way to go on, it returns true to let the link go now, or false, having asked, and
+ *  calls ``go`` itself if the player confirms. */
+let leaveGuard = null;
+export function guardLeaving(guard) { leaveGuard = guard; }
+export function mayLeave(go) { return !leaveGuard || leaveGuard(go); }
+
 export function navigate(path) {
   history.pushState(null, "", path);
   window.dispatchEvent(new PopStateEvent("popstate"));

@@ -1,5 +1,6 @@
 // A one-page client: the path picks the screen (front page, table, history, replay).
 
+import { mayLeave } from "./api.js";
 import { applyLang, escapeHtml, lang, setLang, t } from "./i18n.js";
 import { mountHistory } from "./history.js";
 import { mountHome } from "./home.js";
@@ -33,8 +34,9 @@ document.addEventListener("click", (e) => {
   const a = e.target.closest("a[data-link]");
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || a.target) return;
   e.preventDefault();
-  history.pushState(null, "", a.getAttribute("href"));
-  route();
+  const href = a.getAttribute("href");
+  const go = () => { history.pushState(null, "", href); route(); };
+  if (mayLeave(go)) go(); // else the screen asked first (a match in play), and goes on if told to
 });
 window.addEventListener("popstate", route);
 document.getElementById("lang-toggle").addEventListener("click", () => setLang(lang === "ar" ? "en" : "ar"));

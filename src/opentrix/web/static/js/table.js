@@ -1,6 +1,6 @@
 // The live table: lobby, play, dialogs and summaries, over one WebSocket that reconnects by itself.
 
-import { announce, api, focusable, focusInto, hideToast, keyboardUser, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
+import { announce, api, focusable, focusInto, guardLeaving, hideToast, keyboardUser, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
 import { doubledAttrs, penaltyCards, renderBoard } from "./board.js";
 import { cardHTML, cardLabel, rankOf, SUIT_SYMBOLS } from "./cards.js";
 import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
@@ -23,7 +23,7 @@ export function mountTable(root, code) {
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
     finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
-    rematchAsked: false, rules: null, invite: null, lastMove: null,
+    rematchAsked: false, rules: null, invite: null, lastMove: null, leaving: null,
     standinAt: [null, null, null, null], // per seat: when a bot takes over from a player who left (Date.now() ms)
   };
   // Where invite links point: the page's own address, unless the server knows a better one (the host
@@ -36,6 +36,19 @@ export function mountTable(root, code) {
     return `${base}/t/${code}`;
   }
   const tick = setInterval(() => { updateTimer(root, st); updateStandins(); }, 250);
+
+  // A link away from a match this player is in asks first: his seat goes to a bot while he is gone.
+  // (Watching, in the lobby, or once the match is over, a link simply goes.)
+  guardLeaving((go) => {
+    const playing = st.seat !== null && st.info && st.info.status !== "lobby" && st.view && !st.view.match_over
+      && !st.finishedOnly;
+    if (!playing) return true;
+    st.leaving = go;
+    render();
+    const dlg = root.querySelector("#leave-dialog");
+    if (dlg) focusInto(dlg); // from the top bar's link: the question takes the focus
+    return false;
+  });
 
   function send(msg) {
     if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(msg));
@@ -644,6 +657,7 @@ export function mountTable(root, code) {
 
   function dialogHTML() {
     const v = st.view;
+    if (st.leaving) return leaveDialogHTML();
     if (Date.now() < st.lingerUntil) return ""; // the deal's last trick is shown before its summary covers it
     if (v.match_over) {
       const headline = headlineText(v.winners, v.team_totals);
@@ -669,6 +683,13 @@ export function mountTable(root, code) {
         : `<button class="btn" id="next-deal" data-cmd="next" data-autofocus>${t("dlg.next")}</button>`;
     }
     return `<div class="overlay"><div class="dialog" id="deal-summary" ${dialogAttrs("deal-summary", true)}><h2 id="deal-summary-title">${t("dlg.dealover", { n: dealCount(v) })}</h2>${body}<div class="row">${action}</div></div></div>`;
+  }
+
+  /** Asked before a link leaves a match in play: the seat is kept, and a bot plays it meanwhile. */
+  function leaveDialogHTML() {
+    return `<div class="overlay"><div class="dialog" id="leave-dialog" ${dialogAttrs("leave-dialog", true)}><h2 id="leave-dialog-title">${t("leave.title")}</h2>`
+      + `<p id="leave-dialog-sub">${t("leave.sub")}</p>`
+      + `<div class="row"><button class="btn secondary" data-cmd="stay" data-autofocus>${t("leave.stay")}</button><button class="btn" data-cmd="leave">${t("leave.go")}</button></div></div></div>`;
   }
 
   /** Play again with the same people: a button for the players, then the way to the new table (a seat
@@ -779,6 +800,8 @@ export function mountTable(root, code) {
     if (el.dataset.play) { act(el.dataset.play); render(); return; }
     if (el.dataset.action) { act(el.dataset.action); render(); return; }
     const cmd = el.dataset.cmd;
+    if (cmd === "stay") { st.leaving = null; render(); return; }
+    if (cmd === "leave") { const go = st.leaving; st.leaving = null; if (go) go(); return; }
     if (cmd === "next") { send({ type: "next" }); st.info.ready = [...(st.info.ready || []), st.seat]; render(); }
     else if (cmd === "back") send({ type: "back" });
     else if (cmd === "rematch") {
@@ -868,6 +891,7 @@ export function mountTable(root, code) {
       cards[j].focus();
       return;
     }
+    if (e.key === "Escape" && st.leaving) { e.preventDefault(); st.leaving = null; render(); return; }
     if (e.key === "Escape" && st.drawer) { e.preventDefault(); closeDrawer(); return; }
     if (e.key === "Tab") trapFocus(e);
   }
@@ -937,6 +961,7 @@ export function mountTable(root, code) {
   })();
 
   return () => {
+    guardLeaving(null);
     st.closed = true;
     clearInterval(tick);
     clearTimeout(st.lingerTimer);
