@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
+from .._brief import brief
 from ..bots import EXTERNAL, bot_names
 from ..rules import PRESETS, Rules, RulesError
 from .asyncstore import AsyncStore
@@ -57,7 +58,7 @@ class NewTable:
 
     def check(self) -> None:
         if self.preset not in PRESETS:
-            raise TableError(f"unknown rules preset {self.preset!r} (known: {', '.join(PRESETS)})")
+            raise TableError(f"unknown rules preset {brief(self.preset)} (known: {', '.join(PRESETS)})")
         if self.kingdoms not in (None, 1, 4):
             raise TableError("kingdoms must be 1 (one kingdom) or 4 (a full match)")
         if not 0 <= self.timer <= MAX_TIMER:
@@ -67,7 +68,7 @@ class NewTable:
         levels = table_levels()
         for level in self.bots:
             if level not in levels:
-                raise TableError(f"unknown bot level {level!r} (known: {', '.join(levels)})")
+                raise TableError(f"unknown bot level {brief(level)} (known: {', '.join(levels)})")
         clean_name(self.name)
 
     def rules(self) -> Rules:
