@@ -364,3 +364,78 @@ def test_a_hand_with_only_a_pass_is_drawn_dim() -> None:
     # not your turn: the hand as it is, bold
     assert rank_styles(render.hand_bar(hand, Glyphs(), [])) == {"A": "bold", "9": "bold", "2": "bold"}
     assert rank_styles(render.hand_bar(hand, Glyphs(), [Card.AS]))["9"] == "dim"
+
+
+@pytest.mark.parametrize("preset", ["classic", "wikipedia", "denexa", "online", "complex"])
+def test_the_rules_sheet_in_ascii_mode_is_plain_ascii(preset: str) -> None:
+    """``--ascii`` promises plain letters everywhere: the sheet's bullets were still ``•``."""
+    rules = dataclasses.replace(Rules.preset(preset), partnership=True)
+    g = Glyphs(ascii=True)
+    sheet = g.plain(render.rules_help(view(Match(rules, seed=1), 0), g)).plain
+    assert sheet.isascii(), sorted({ch for ch in sheet if not ch.isascii()})
+
+
+def test_a_refused_contract_is_named_as_players_say_it() -> None:
+    """Engine messages name contracts by their record ids; the terminal says them as a player would."""
+    from opentrix.tui.session import in_your_words
+
+    said = in_your_words("king_of_hearts has already been played in seat 0's kingdom")
+    assert said == "King of Hearts has already been played in your kingdom"
+    said = in_your_words("complex is not a contract in these rules (contracts: king_of_hearts, queens, trix)")
+    assert said == "Complex is not played at this table"
+    assert (
+        in_your_words("the tiebreak deal is King of Hearts, not queens")
+        == "The tiebreak deal is King of Hearts, not Queens"
+    )
+
+
+def test_the_header_names_a_tiebreak_kingdom() -> None:
+    """Under ``extra_kingdom`` a tie for the lead plays a fifth kingdom: it read ``kingdom 4/4``."""
+    from opentrix.deal import deal_hands
+
+    rules = Rules.preset("online")
+    extra = Match.at_contract_choice(rules, deal_hands(1, 0), king=1, kingdom=4, deal_number=20)
+    assert "kingdom 5, tiebreak" in render.header(view(extra, 0), SEAT_NAMES, Glyphs()).plain
+    last = Match.at_contract_choice(rules, deal_hands(1, 0), king=1, kingdom=3, deal_number=15)
+    assert "kingdom 4/4" in render.header(view(last, 0), SEAT_NAMES, Glyphs()).plain
+    # A match played to its end (the count then stands past the last kingdom): its last kingdom.
+    over = Match(Rules(), seed=1)
+    rng = random.Random(1)
+    while not over.is_over:
+        if over.turn is None:
+            over.start_deal()
+            continue
+        over.apply(rng.choice(view(over, over.turn).legal_actions))
+    assert "kingdom 4/4" in render.header(view(over, 0), SEAT_NAMES, Glyphs()).plain
+
+
+def _after_doubling(rules: Rules, contract: Contract) -> Match:
+    """Seed 17's first deal with ``contract`` named and every holder answering "no double"."""
+    m = Match(rules, seed=17)
+    m.apply(A.choose(contract))
+    while m.phase in (Phase.DOUBLE, Phase.CLAIM):
+        legal = view(m, m.turn).legal_actions
+        m.apply(A.NO_DOUBLE if A.NO_DOUBLE in legal else legal[0])
+    return m
+
+
+def test_the_header_keeps_who_was_asked_to_double_and_did_not() -> None:
+    """Under sequential doubling only holders are asked, so "Right does not double" tells everyone where
+    the K♥ is; the bots keep that all deal, and so does the header (it was only in the status line)."""
+    m = _after_doubling(Rules.preset("online"), Contract.KING_OF_HEARTS)
+    holder = next(s for s in range(4) if m.deals[-1].dealt[s] >> Card.KH & 1)
+    assert holder != 0  # seed 17: another seat holds it, and was asked
+    line = render.header(view(m, 0), SEAT_NAMES, Glyphs()).plain
+    assert f"held K♥, no double: {SEAT_NAMES[holder]}" in line
+    ascii_g = Glyphs(ascii=True)
+    assert "held KH, no double" in ascii_g.plain(render.header(view(m, 0), SEAT_NAMES, ascii_g)).plain
+    queens_deal = _after_doubling(Rules.preset("online"), Contract.QUEENS)
+    queens = render.header(view(queens_deal, 0), SEAT_NAMES, Glyphs()).plain
+    assert "held a queen, no double: " in queens and "You" not in queens.split("no double: ")[1]  # not your own
+    # Hidden answers betray nothing (every seat answers): nothing to keep.
+    hidden = _after_doubling(Rules.preset("online", doubling_reveal="hidden"), Contract.KING_OF_HEARTS)
+    assert "no double" not in render.header(view(hidden, 0), SEAT_NAMES, Glyphs()).plain
+    # Once the K♥ is played it is no longer in anyone's hand.
+    while m.deals[-1].phase == Phase.PLAY and not any(c == Card.KH for _, c in view(m, 0).plays):
+        m.apply(view(m, m.turn).legal_actions[0])
+    assert "no double" not in render.header(view(m, 0), SEAT_NAMES, Glyphs()).plain

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -240,8 +241,8 @@ def test_an_unfinished_saved_match_is_taken_up_where_it_stopped(tmp_path: Path) 
     assert again.levels == ["random", "random", "random"]
     assert "Taken up from" in again.notice and "(1 deal played)" in again.notice
     assert again.seed == 11 and "from seed" not in again.notice  # the save file keeps the match's seed
-    with_seed = PlaySession.open("classic", ["hard", "easy", "medium"], 11, path)
-    assert with_seed.seed == 11 and with_seed.levels == ["hard", "easy", "medium"]
+    with_seed = PlaySession.open("classic", ["random", "random", "random"], 11, path)  # the same, said again
+    assert with_seed.seed == 11 and with_seed.levels == ["random", "random", "random"]
     assert "from seed" not in with_seed.notice
     while not again.match.is_over:
         if again.match.phase == Phase.DEAL_OVER:
@@ -271,6 +272,8 @@ def test_a_save_file_is_never_overwritten_by_another_match(tmp_path: Path) -> No
         ((None, None, None, finished), "holds a finished match; give another --save file"),
         ((None, None, None, junk), "holds no match to take up \\(not JSON"),
         (("wikipedia", None, None, unfinished), "under other rules; leave out --rules"),
+        # the record names one set of bots for the whole match: other bots would rewrite who played
+        ((None, ["hard", "hard", "hard"], None, unfinished), "against random, random, random bots; leave out --bots"),
         ((None, None, 12, unfinished), "seed 12 did not deal"),
     ]:
         with pytest.raises(ValueError, match=message):
@@ -284,6 +287,32 @@ def test_a_save_file_is_never_overwritten_by_another_match(tmp_path: Path) -> No
     empty = tmp_path / "empty.json"
     empty.touch()  # made ready for the match: a new one starts
     assert PlaySession.open(None, None, 3, empty).match.history == []
+
+
+def test_a_save_path_that_is_a_link_saves_to_its_target_and_a_device_is_refused(tmp_path: Path) -> None:
+    """The save renames a new file over the path: through a symbolic link it would replace the link
+    (and the match taken up from its target would never be saved there again); over a device it
+    would turn /dev/null into a plain file."""
+    real = tmp_path / "real.json"
+    _play_into_second_deal(real)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    again = PlaySession.open(None, None, None, link)
+    if again.your_turn:
+        again.play(again.view().legal_actions[0])  # saves, as every move does
+    else:
+        run_bots(again)
+        again.save()
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert Record.loads(real.read_text(encoding="utf-8")).replay().history == again.match.history
+    for device in (Path("/dev/null"), Path("/dev/zero")):
+        with pytest.raises(ValueError, match="is not a plain file"):
+            PlaySession.open(None, None, None, device)
+        assert device.is_char_device()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="is not a plain file"):
+        session(save=fifo)
 
 
 def test_a_save_file_that_cannot_be_written_is_refused_up_front(tmp_path: Path) -> None:

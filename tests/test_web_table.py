@@ -421,6 +421,50 @@ def test_the_doubling_and_redeal_dialogs(browser: Browser, server: LiveServer) -
     page.context.close()
 
 
+def test_a_holder_who_did_not_double_is_marked_for_the_deal(browser: Browser, server: LiveServer) -> None:
+    """Under sequential doubling only holders are asked, so a "no double" tells the table who holds the
+    K♥: the bots keep that in mind, and the table shows it by the holder's name until the K♥ is played."""
+    from opentrix.bots.policy import doubles
+
+    rules = Rules.preset("wikipedia")
+    kh = int(Card.KH)
+
+    def holder_of_kh(hands: tuple[int, ...]) -> int:
+        return next(s for s in range(4) if hands[s] >> kh & 1)
+
+    def fits(hand: int) -> bool:
+        return not hand >> kh & 1
+
+    for seed in itertools.count(wikipedia_seed(fits)):  # a basic holder that declines, and claims no redeal
+        m = Match(rules, seed=seed)
+        hands = m.pending_hands
+        if m.king != 0 or hands is None or hands[0] >> kh & 1:
+            continue
+        holder = holder_of_kh(hands)
+        if not can_claim_redeal(hands[holder], Contract.KING_OF_HEARTS) and not doubles(
+            rules, int(Contract.KING_OF_HEARTS), hands[holder], 1 << kh
+        ):
+            break
+    errors: list[str] = []
+    t = server.create(name="Lina", rules="wikipedia", bots="medium", start=True, seed=seed)
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(seat_url(server, t))
+    page.click("#contract-dialog [data-action='contract king_of_hearts']")
+    tag = page.locator("[data-testid=declined]")
+    tag.wait_for()
+    assert tag.count() == 1 and " ".join(tag.inner_text().split()) == "held K♥, no double"
+    assert tag.evaluate("e => e.closest('.player').querySelector('.badge').dataset.seat") == str(holder)
+    shot(page, "dialogs-05-holder-did-not-double")
+    page.click("#lang-toggle")
+    assert "بلا دبل" in page.locator("[data-testid=declined]").inner_text()
+    page.click("#lang-toggle")
+    played = "[data-testid=trick] .card[data-card=KH], .taken [data-card=KH]"
+    play_until(page, lambda: page.locator(played).count() > 0, contract="king_of_hearts")
+    assert page.locator("[data-testid=declined]").count() == 0  # the K♥ is out of his hand: nothing to mark
+    assert not errors, errors
+    page.context.close()
+
+
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_the_arabic_table_is_right_to_left(browser: Browser, server: LiveServer, device: str) -> None:
     errors: list[str] = []

@@ -92,9 +92,9 @@ def ascii_key(shown: str, key: str) -> str:
     return shown if shown.isascii() else key
 
 
-_PLAIN = (("←/→", "left/right"), ("…", "..."), ("—", "-"), ("◀", "<"), ("›", ">"), ("×", "x"))
+_PLAIN = (("←/→", "left/right"), ("…", "..."), ("•", "*"), ("—", "-"), ("◀", "<"), ("›", ">"), ("×", "x"))
 # ``…`` is not here: ``plain`` writes it as three dots.
 _ONE_FOR_ONE = str.maketrans(
-    {"·": "-", "—": "-", "–": "-", "◀": "<", "›": ">", "×": "x", "▏": "_", "│": "|", "←": "<", "→": ">"}
+    {"·": "-", "•": "*", "—": "-", "–": "-", "◀": "<", "›": ">", "×": "x", "▏": "_", "│": "|", "←": "<", "→": ">"}
     | dict(zip(SUIT_SYMBOLS, SUIT_CHARS, strict=True))
 )

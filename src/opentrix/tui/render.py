@@ -470,7 +470,12 @@ def header(v: View, names: Sequence[str], g: Glyphs, first_deal: int = 1) -> Tex
     if v.tiebreak_deal:
         t.append("tiebreak deal", style="bold")
     else:
-        t.append(f"kingdom {min(v.kingdom + 1, kingdoms)}/{kingdoms}")
+        # the kingdom under way; once the match is over the count has moved past the last one played
+        n = v.kingdom if v.match_over else v.kingdom + 1
+        if n > kingdoms:  # a further kingdom played off a tie for the lead (``extra_kingdom``)
+            t.append(f"kingdom {n}, tiebreak", style="bold")
+        else:
+            t.append(f"kingdom {n}/{kingdoms}")
     t.append(f" · deal {v.deal_number + first_deal} · king {names[v.king]}")
     if v.contract is not None:
         t.append(" · ")
@@ -482,7 +487,31 @@ def header(v: View, names: Sequence[str], g: Glyphs, first_deal: int = 1) -> Tex
                 t.append(", ")
             t.append_text(card(c, g))
             t.append(f" ({names[holder]})")
+    said = declined(v)
+    if said:
+        t.append(f" · held {doublable_words(v, g)}, no double: {', '.join(names[s] for s in said)}")
     return t
+
+
+def declined(v: View) -> list[int]:
+    """The other seats that were asked to double and did not, while a card they could have doubled is
+    still in play. Under ``sequential`` doubling only holders are asked, in turn for all to see, so each of
+    them held such a card: a fact everyone at a real table knows (and the bots read), said on screen
+    rather than only in the status line that the next move replaces."""
+    if not v.doublable or v.rules.doubling_reveal != "sequential":
+        return []
+    gone = {c for _, c in v.plays} | {c for _, c in v.doubled}
+    if all(c in gone for c in cards_of(v.doublable)):
+        return []
+    return [s for s, cards in v.doubling_answers if not cards and s != v.seat]  # you know your own
+
+
+def doublable_words(v: View, g: Glyphs) -> str:
+    """What a seat asked to double holds: ``K♥``, ``a queen``, or in Complex ``K♥ or a queen``."""
+    kh = g.card(Card.KH)
+    if v.contract is Contract.KING_OF_HEARTS:
+        return kh
+    return "a queen" if v.contract is Contract.QUEENS else f"{kh} or a queen"
 
 
 def costs(value: int) -> str:

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,6 +184,16 @@ def write_atomically(path: Path, text: str) -> None:
             tmp.unlink(missing_ok=True)
 
 
+def save_target(path: Path) -> Path:
+    """The file a save writes: a symbolic link's target (the link stays a link and sees every save),
+    and never a device, a pipe or a socket, which the rename that saves would replace by a plain file
+    (``--save /dev/null`` run as root turned the machine's /dev/null into one)."""
+    real = path.resolve() if path.is_symlink() else path
+    if real.exists() and not real.is_file() and not real.is_dir():
+        raise ValueError(f"cannot save to {path}: it is not a plain file (a device, a pipe or a socket)")
+    return real
+
+
 def can_save(path: Path) -> None:
     """Raise ValueError unless ``write_atomically`` can write ``path``: found out before the match, not
     at its first card (every save would fail, the match be lost on quitting)."""
@@ -292,10 +303,10 @@ class PlaySession:
             seat: make_bot(level, seed=f"{self.seed}:{seat}") for seat, level in zip((1, 2, 3), bots, strict=True)
         }
         self.players = ["player", *(f"bot:{level}" for level in bots)]
-        self.save_path = save
+        self.save_path = save_target(save) if save is not None else None
         self.save_error: str | None = None
-        if save is not None:
-            can_save(save)
+        if self.save_path is not None:
+            can_save(self.save_path)
 
     @classmethod
     def open(
@@ -310,6 +321,8 @@ class PlaySession:
         The file is written at once, so even the first hand, once seen, is kept; ``write=False`` leaves
         that to the caller (``session.save()``), which checks first that the match can be played at all.
         """
+        if save is not None:
+            save = save_target(save)
         if save is None or not save.is_file() or save.stat().st_size == 0:
             session = cls(rules or "classic", bots or DEFAULT_BOTS, seed, save)
             if write:
@@ -342,6 +355,11 @@ class PlaySession:
         kept = kept_seed(data, seed, save)
         if seed is not None and kept is None and tuple(deal_hands(seed, 0)) != tuple(record.deals[0].hands):
             raise ValueError(f"seed {seed} did not deal {save}'s first deal; leave out --seed to take it up")
+        if bots is not None and list(bots) != list(_bots_of(record)):  # the record names one set of bots
+            raise ValueError(
+                f"{save} holds an unfinished match against {', '.join(_bots_of(record))} bots; "
+                "leave out --bots to take it up"
+            )
         if bots is None:
             bots = _bots_of(record)
         session = cls(match.rules, bots, seed if seed is not None else kept, save, match=match)
@@ -456,8 +474,12 @@ def _keep_aside(path: Path) -> Path:
 
 def in_your_words(message: str) -> str:
     """An engine message said to you at seat 0 (``seat 0 does not hold K♦`` to ``You do not hold K♦``),
-    the other seats by where they sit (``it is Right's turn``)."""
-    out = message.replace("not seat 0's", "not yours").replace("seat 0's", "your")
+    the other seats by where they sit (``it is Right's turn``), and contracts by name, not by their
+    record ids (``King of Hearts has already been played``); the contracts left are on screen already."""
+    out = re.sub(r" \(contracts: [^)]*\)", "", message)
+    out = out.replace("is not a contract in these rules", "is not played at this table")
+    out = re.sub(r"\b(" + "|".join(c.id for c in Contract) + r")\b", lambda m: Contract.parse(m[0]).title, out)
+    out = out.replace("not seat 0's", "not yours").replace("seat 0's", "your")
     for said, meant in (("seat 0 has", "you have"), ("seat 0 does", "you do"), ("seat 0 must", "you must")):
         out = out.replace(said, meant)
     out = out.replace("seat 0", "you").replace("not in that hand", "not in your hand")

@@ -348,7 +348,13 @@ export function mountTable(root, code) {
     const kingdoms = v.rules && typeof v.rules === "object" && v.rules.kingdoms ? v.rules.kingdoms : 4;
     const parts = [`<span class="chip code">${t("table.code")} <b>${code}</b></span>`];
     if (v.tiebreak_deal) parts.push(`<span class="chip">${t("table.tiebreak")}</span>`);
-    else parts.push(`<span class="chip">${t("table.kingdom", { n: Math.min(v.kingdom + 1, kingdoms), of: kingdoms })} · ${t("table.deal", { n: dealCount(v) })}</span>`);
+    else {
+      // past the last kingdom, a further one plays off a tie for the lead (``extra_kingdom``)
+      // once the match is over the count has moved past the last kingdom played
+      const n = v.match_over ? v.kingdom : v.kingdom + 1;
+      const kingdom = n > kingdoms ? t("table.kingdom.extra", { n }) : t("table.kingdom", { n, of: kingdoms });
+      parts.push(`<span class="chip">${kingdom} · ${t("table.deal", { n: dealCount(v) })}</span>`);
+    }
     // a phone keeps the crown and the name ("King:" takes room a second row would pay for)
     parts.push(`<span class="chip king">♛ <span class="long">${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span><span class="short">${escapeHtml(seatShortName(v.king))}</span></span>`);
     if (v.contract && v.phase !== "choose_contract") { // what it asks too, so nobody plays it blind
@@ -418,6 +424,7 @@ export function mountTable(root, code) {
         taken: inDeal ? penaltyCards(v.contract, v.taken[s]) : [],
         // tagged by the holder's name while he holds it; once played, marked where it lies (board.js)
         doubled: inDeal ? v.doubled.filter(([h, c]) => h === s && !played.has(c)).map(([, c]) => c) : [],
+        declined: inDeal && s !== st.seat ? declinedWhat(v, s, played) : null,
         outPlace: v.out.indexOf(s) + 1,
       };
     });
@@ -448,6 +455,22 @@ export function mountTable(root, code) {
   /** Every card played this deal (a doubled one is then shown where it lies, not by its holder). */
   function playedCards(v) {
     return new Set((v.plays || []).map(([, a]) => a).filter((a) => CARD_RE.test(a)));
+  }
+
+  /** Under sequential doubling only holders are asked, one after another for all to see, so a seat that
+   *  answered "no double" held a card it could have doubled: what it held ("K♥", "a queen"), shown by its
+   *  name while such a card is still in play (the bots keep it in mind too), else null. */
+  function declinedWhat(v, s, played) {
+    const r = st.rules || {};
+    if (!r.doubling || (r.doubling_reveal || "sequential") !== "sequential") return null;
+    const answer = (v.doubling_answers || []).find(([seat]) => seat === s);
+    if (!answer || answer[1].length) return null;
+    const queens = ["QS", "QH", "QD", "QC"];
+    const cards = v.contract === "king_of_hearts" ? ["KH"] : v.contract === "queens" ? queens : ["KH", ...queens];
+    const doubled = new Set((v.doubled || []).map(([, c]) => c));
+    if (cards.every((c) => played.has(c) || doubled.has(c))) return null;
+    if (v.contract === "king_of_hearts") return cardLabel("KH");
+    return v.contract === "queens" ? t("table.declined.queen") : t("table.declined.either", { card: cardLabel("KH") });
   }
 
   /** Each doubled card of the deal, and the name of whoever doubled it. */
