@@ -14,7 +14,7 @@ function optionText(key, value) {
 function rulesText(rules) {
   if (typeof rules === "string") return t(`preset.${rules}`);
   const extra = Object.entries(rules).filter(([k]) => k !== "preset").map(([k, v]) => optionText(k, v));
-  return `${t(`preset.${rules.preset}`)}${extra.length ? ` (${extra.join(", ")})` : ""}`;
+  return `${t(`preset.${rules.preset}`)}${extra.length ? ` (${extra.join(t("list.sep"))})` : ""}`;
 }
 
 function playerText(name, s) {
@@ -30,7 +30,7 @@ export function mountHistory(root) {
     if (!data) { root.innerHTML = `<div class="page"><p>${t("table.waiting")}</p></div>`; return; }
     const rows = data.matches.map((m) => {
       const when = new Date(m.finished_at).toLocaleString(lang === "ar" ? "ar" : undefined);
-      const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(playerText(p, s))}</span>`).join(", ");
+      const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(playerText(p, s))}</span>`).join(t("list.sep"));
       // each kept left to right (an Arabic page would show 25- for -25), the list in seat order
       const totals = `<bdi dir="ltr">${m.totals.map((x, s) => (m.winners.includes(s) ? `<b>${x}</b>` : String(x))).join(" / ")}</bdi>`;
       return `<tr data-match="${m.id}"><td data-label="${escapeHtml(t("history.when"))}">${escapeHtml(when)}</td><td data-label="${escapeHtml(t("history.players"))}">${players}</td>`

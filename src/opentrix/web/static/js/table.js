@@ -641,7 +641,7 @@ export function mountTable(root, code) {
   }
 
   function headlineText(winners, teamTotals) {
-    const names = winners.map((s) => seatName(s)).join(" & ");
+    const names = winners.map((s) => `\u2068${seatName(s)}\u2069`).join(t("list.and")); // each name isolated: RTL and LTR names mix
     return winners.length > (teamTotals ? 2 : 1) ? t("dlg.shared", { names }) : t("dlg.won", { names });
   }
 
@@ -867,7 +867,7 @@ export function mountTable(root, code) {
     const legal = v.legal_actions.filter((a) => CARD_RE.test(a));
     if (v.contract === "trix") {
       if (!legal.length) return t("why.noplace");
-      return t("why.place", { card: cardLabel(card), cards: legal.map(cardLabel).join(" ") });
+      return t("why.place", { card: cardLabel(card), cards: legal.map(cardLabel).join(t("list.sep")) });
     }
     if (v.trick.length) {
       const lead = v.trick[0][1][1];
