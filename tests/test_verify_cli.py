@@ -378,3 +378,33 @@ def test_stdin_is_read_once_and_a_closed_stdin_is_an_error_not_a_traceback() -> 
     done = subprocess.run(" ".join([*cmd, "verify", "-", "<&-"]), shell=True, capture_output=True, timeout=120)
     assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
     assert b"cannot read stdin" in done.stdout
+
+
+def test_a_misspelt_key_is_noted_on_stderr_and_metadata_is_not(tmp_path: Path) -> None:
+    """Unknown keys are read past (room for metadata), but one that looks like a slip for a known key
+    (``"double"``: the double is not read, and the scores change) is said on stderr; the report on
+    stdout stays exactly the specified one."""
+    record = load(EXAMPLES / "classic-full-match.json")
+    record["date"] = "2026-12-01"
+    record["deals"][1]["comment"] = "a fine deal"
+    quiet = tmp_path / "metadata.json"
+    quiet.write_text(json.dumps(record), encoding="utf-8")
+    record["deals"][0]["double"] = ["KH"]
+    slip = tmp_path / "slip.json"
+    slip.write_text(json.dumps(record), encoding="utf-8")
+    expected = json.dumps(load(EXAMPLES / "classic-full-match.expected.json"))
+    for args in (["--json"], []):
+        r = opentrix("verify", *args, quiet)
+        assert r.returncode == 0 and r.stderr == ""
+        r = opentrix("verify", *args, slip)
+        assert r.returncode == 0
+        note = "note: deal 0: the key 'double' is not read (did you mean 'doubled'?)"
+        assert r.stderr == f"opentrix verify: {slip}: {note}\n"
+        if args:
+            assert r.stdout == expected + "\n"
+    # A slip that makes the record invalid: the note says why.
+    record["deals"][2]["play"] = record["deals"][2].pop("plays")
+    slip.write_text(json.dumps(record), encoding="utf-8")
+    r = opentrix("verify", "--json", slip)
+    assert r.returncode == 1 and json_lines(r.stdout)[0]["error"]["message"].startswith("'plays' is missing")
+    assert "deal 2: the key 'play' is not read (did you mean 'plays'?)" in r.stderr

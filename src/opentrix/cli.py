@@ -60,6 +60,9 @@ def verify(
     for path in files:
         result = verify_stdin() if str(path) == "-" else verify_path(path)
         message = result.pop("_message", None)
+        name = "stdin" if str(path) == "-" else str(path)
+        for note in result.pop("_notes", []):  # on stderr: the report itself stays exactly as specified
+            typer.echo(printable(f"opentrix verify: {name}: note: {note}", sys.stderr), err=True)
         if not result["ok"]:
             bad = True
         if as_json:
@@ -69,7 +72,7 @@ def verify(
         else:
             from .verify import describe
 
-            typer.echo(printable(describe("stdin" if str(path) == "-" else str(path), result, message)))
+            typer.echo(printable(describe(name, result, message)))
     raise typer.Exit(1 if bad else 0)
 
 

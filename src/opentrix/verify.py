@@ -2,28 +2,64 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from typing import Any
 
+from ._brief import brief
 from .deal import Phase
 from .match import Match
 from .record import Record, RecordError, check_next_deal, parse_json
 
+# The keys a record's reader knows, at the top and in each deal (RECORD-FORMAT.md).
+RECORD_KEYS = ("format", "rules", "players", "deals")
+DEAL_KEYS = ("hands", "contract", "doubled", "thrown_in", "plays")
+
+
+def unread_keys(data: object) -> list[str]:
+    """Notes on keys a reader passes over that look like a slip for a known one (``"double"`` for
+    ``"doubled"``): unknown keys are allowed, for metadata, but a misspelt one silently changes the
+    match (a double not read changes the scores). Keys that resemble no known one are not mentioned."""
+    notes: list[str] = []
+
+    def look(obj: dict[Any, Any], known: tuple[str, ...], where: str) -> None:
+        for key in obj:
+            if key in known or not isinstance(key, str):
+                continue
+            close = difflib.get_close_matches(key.strip().lower(), known, n=1, cutoff=0.8)
+            if close:
+                notes.append(f"{where}the key {brief(key)} is not read (did you mean {close[0]!r}?)")
+
+    if isinstance(data, dict):
+        look(data, RECORD_KEYS, "")
+        deals = data.get("deals")
+        for i, d in enumerate(deals if isinstance(deals, list) else []):
+            if isinstance(d, dict):
+                look(d, DEAL_KEYS, f"deal {i}: ")
+    return notes
+
 
 def verify_text(text: str | bytes) -> dict[str, Any]:
-    """``verify --json``'s document for one record."""
+    """``verify --json``'s document for one record; ``_notes`` (not printed in it) holds ``unread_keys``,
+    which may also explain an error (a deal with ``"play"`` has no ``"plays"``)."""
+    notes: list[str] = []
     try:
-        record = Record.loads(text)
+        data = parse_json(text)
+        notes = unread_keys(data)
+        record = Record.from_json(data)
         if not record.deals:  # stopped before the first deal: nothing played, nothing wrong
-            return _empty(record)
-        out = summary(record.replay())
-        _check_printable(out)
+            out = _empty(record)
+        else:
+            out = summary(record.replay())
+            _check_printable(out)
     except RecordError as e:
         e = _earlier_error(text, e)
-        return {"ok": False, "error": e.to_json(), "_message": e.located()}
+        out = {"ok": False, "error": e.to_json(), "_message": e.located()}
     except Exception as e:  # the referee must always answer; an engine bug must not become a traceback
-        return _failed(f"this record could not be checked ({type(e).__name__}: {e}); please report it")
+        out = _failed(f"this record could not be checked ({type(e).__name__}: {e}); please report it")
+    if notes:
+        out["_notes"] = notes
     return out
 
 
