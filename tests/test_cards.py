@@ -161,6 +161,7 @@ def test_error_messages_spell_a_records_values_as_json() -> None:
         (Contract.parse, True, "unknown contract true "),
         (Card.parse, ["QS"], 'not a card: ["QS"] '),
         (Card.parse, "QX", "not a card: 'QX' "),
+        (Card.parse, ["\x9b2J", "a\u202eb"], 'not a card: ["\\u009b2J", "a\\u202eb"] '),  # nothing unprintable raw
     ]
     for parse, value, start in cases:
         with pytest.raises(ValueError) as err:

@@ -7,6 +7,9 @@ four trick contracts (-500) and goes out first in Trix (+200), so a kingdom of k
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 
 from engine_kit import SUITED, finish, run_match
@@ -252,7 +255,8 @@ def test_preset_overrides_take_objects_and_their_json_forms_alike() -> None:
         Rules.preset("classic", points=Points(trix=(1, 2)))  # type: ignore[arg-type]
 
 
-# The rule book's preset table, as it is printed there (RULES.md "Presets"); yes/no are booleans.
+# The rule book's preset table (../shared/RULES.md, "Presets", which is not in this repository), copied
+# here with its rows as it prints them; yes/no are booleans.
 PRESET_TABLE = """
 | `kingdom_passes` | with_play | with_play | against_play | with_play | with_play |
 | `hearts_lead_ban` | yes | no | yes | no | no |
@@ -265,17 +269,49 @@ PRESET_TABLE = """
 | `tiebreak` | extra_koh_deal | none | none | extra_kingdom | none |
 | `complex` | no | no | no | no | yes |
 """
+PRESET_NAMES = ("classic", "wikipedia", "denexa", "online", "complex")
 
 
-@pytest.mark.parametrize(("column", "preset"), enumerate(("classic", "wikipedia", "denexa", "online", "complex")))
+def _cell(text: str) -> object:
+    """A table cell as the option's value: yes/true and no/false, a number, a card, or the text."""
+    word = text.split(" (")[0]  # "true (no effect)"
+    if word in ("yes", "true", "no", "false"):
+        return word in ("yes", "true")
+    if word.isdigit():
+        return int(word)
+    if word == "standard":
+        return Points()
+    return Card[word] if word in Card.__members__ else word
+
+
+def _rows(table: str) -> list[tuple[str, list[str]]]:
+    rows = []
+    for line in table.strip().splitlines():
+        name, *values = (cell.strip().strip("`") for cell in line.strip().strip("|").split("|"))
+        rows.append((name, values))
+    return rows
+
+
+@pytest.mark.parametrize(("column", "preset"), enumerate(PRESET_NAMES))
 def test_each_preset_fixes_every_option_as_the_rule_book_table_says(column: int, preset: str) -> None:
     rules = Rules.preset(preset)
-    for line in PRESET_TABLE.strip().splitlines():
-        name, *values = (cell.strip().strip("`") for cell in line.strip("|").split("|"))
-        expected: object = {"yes": True, "no": False}.get(values[column], values[column])
-        assert getattr(rules, name) == expected, f"{preset}: {name}"
+    for name, values in _rows(PRESET_TABLE):
+        assert getattr(rules, name) == _cell(values[column]), f"{preset}: {name}"
     # "Every preset" line: the options no preset changes.
     assert rules.first_king_card == Card["7H"]
     assert (rules.kingdoms, rules.partnership, rules.partner_capture) == (4, False, "no_bonus")
     assert (rules.doubling_reveal, rules.points) == ("sequential", Points())
     assert rules.preset_name == preset and Rules.preset() == Rules() == Rules.preset("classic")
+
+
+def test_the_docs_preset_table_is_the_engines() -> None:
+    """docs/rules.md prints every option of every preset: each cell must be what the engine does."""
+    text = (Path(__file__).parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = text.split("## The presets", 1)[1].split("\n\n", 2)[1]
+    head, _, *body = table.strip().splitlines()
+    assert [c.strip().strip("`").split("`")[0] for c in head.strip("|").split("|")][1:] == list(PRESET_NAMES)
+    rows = _rows("\n".join(body))
+    assert {name for name, _ in rows} == {f.name for f in dataclasses.fields(Rules)} - {"preset_name"}
+    for name, values in rows:
+        for preset, value in zip(PRESET_NAMES, values, strict=True):
+            assert getattr(Rules.preset(preset), name) == _cell(value), f"docs/rules.md: {preset}: {name}"

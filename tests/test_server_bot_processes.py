@@ -174,11 +174,14 @@ async def test_a_table_whose_move_is_never_answered_thinks_it_again(
         await me.close()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_ctrl_c_or_sigterm_stops_a_server_and_its_bot_workers(tmp_path: Path, sig: int) -> None:
-    """Ctrl-C reaches the whole process group; SIGTERM (a service manager, ``kill``) the server alone.
-    Either way it stops within seconds, exits 0 through Python's own exit (a process killed by the
-    signal would leak its workers' semaphores, with a warning) and leaves no worker behind."""
+@pytest.mark.parametrize(
+    ("sig", "times"), [(signal.SIGINT, 1), (signal.SIGTERM, 1), (signal.SIGTERM, 2)], ids=["ctrl-c", "sigterm", "twice"]
+)
+def test_ctrl_c_or_sigterm_stops_a_server_and_its_bot_workers(tmp_path: Path, sig: int, times: int) -> None:
+    """Ctrl-C reaches the whole process group; SIGTERM (a service manager, ``kill``) the server alone,
+    perhaps twice (uvicorn raises each one again after its graceful stop). Either way it stops within
+    seconds, exits 0 through Python's own exit (a process killed by the signal would leak its workers'
+    semaphores, with a warning) and leaves no worker behind."""
     fast = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "60", "--bot-processes", "2")
     server = ServeProcess(str(tmp_path / "workers.db"), free_port(), *fast, group=True)
     bots: Bots | None = None
@@ -187,6 +190,9 @@ def test_ctrl_c_or_sigterm_stops_a_server_and_its_bot_workers(tmp_path: Path, si
         assert len(workers) == 2, workers
         bots = Bots.playing(server, 3)
         start = time.monotonic()
+        for _ in range(times - 1):
+            server.proc.send_signal(sig)
+            time.sleep(0.02)
         out = server.stop(sig)  # bots still thinking
         assert time.monotonic() - start < 10 and "Traceback" not in out and "leaked" not in out, out
         assert server.proc.returncode == 0, (server.proc.returncode, out)

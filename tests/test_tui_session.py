@@ -309,6 +309,11 @@ def test_a_save_path_that_is_a_link_saves_to_its_target_and_a_device_is_refused(
         with pytest.raises(ValueError, match="is not a plain file"):
             PlaySession.open(None, None, None, device)
         assert device.is_char_device()
+    loop_a, loop_b = tmp_path / "a.json", tmp_path / "b.json"
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    with pytest.raises(ValueError, match="a symbolic link that leads nowhere"):
+        PlaySession.open(None, None, None, loop_a)
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     with pytest.raises(ValueError, match="is not a plain file"):

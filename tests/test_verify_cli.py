@@ -387,6 +387,10 @@ def test_a_misspelt_key_is_noted_on_stderr_and_metadata_is_not(tmp_path: Path) -
     record = load(EXAMPLES / "classic-full-match.json")
     record["date"] = "2026-12-01"
     record["deals"][1]["comment"] = "a fine deal"
+    # close to a known key, but beside it: something else, not a slip
+    record["dealt"] = "2026-12-01"
+    record["player"] = "Lina"
+    record["deals"][1]["players"] = ["Lina", "Omar", "Sami", "Nour"]
     quiet = tmp_path / "metadata.json"
     quiet.write_text(json.dumps(record), encoding="utf-8")
     record["deals"][0]["double"] = ["KH"]

@@ -1569,6 +1569,11 @@ def test_the_front_page_leads_back_to_a_table_left_mid_match(browser: Browser, s
     leave.wait_for()
     page.keyboard.press("Escape")
     assert leave.count() == 0 and page.url.endswith(f"/t/{code}")
+    page.go_back()  # the Back button (a phone's back gesture) asks too, and staying keeps the address
+    leave.wait_for()
+    assert page.url.endswith(f"/t/{code}")
+    leave.locator("[data-cmd=stay]").click()
+    assert leave.count() == 0 and sorted(hand_cards(page)) == hand
     page.click(".topbar nav a[href='/']")
     leave.locator("[data-cmd=leave]").click()
     back = page.locator("[data-testid=resume]")

@@ -18,4 +18,7 @@ def brief(value: object, limit: int = 40, *, python: bool = False) -> str:
     if not python and not isinstance(value, str):
         with contextlib.suppress(TypeError, ValueError, RecursionError):
             text = json.dumps(value, ensure_ascii=False)
+            # as repr does: a character that does not print (a control, a right-to-left override) is
+            # escaped, so a message stays one plain line that cannot reorder or restyle a terminal
+            text = "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
     return text if len(text) <= limit else text[: limit - 1] + "…"

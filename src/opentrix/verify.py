@@ -28,7 +28,7 @@ def unread_keys(data: object) -> list[str]:
             if key in known or not isinstance(key, str):
                 continue
             close = difflib.get_close_matches(key.strip().lower(), known, n=1, cutoff=0.8)
-            if close:
+            if close and close[0] not in obj:  # beside the key it resembles, it is something else
                 notes.append(f"{where}the key {brief(key)} is not read (did you mean {close[0]!r}?)")
 
     if isinstance(data, dict):

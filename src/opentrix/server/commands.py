@@ -9,6 +9,7 @@ import importlib.util
 import signal
 import socket
 import webbrowser
+from collections.abc import Callable, Coroutine
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -345,8 +346,7 @@ def serve(
             typer.echo("opentrix: only this machine can reach it; --host 0.0.0.0 lets friends on your network in")
         await serving
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+    _serve_until_stopped(main)
 
 
 async def _started(server: Any, serving: asyncio.Task[None]) -> bool:
@@ -357,6 +357,9 @@ async def _started(server: Any, serving: asyncio.Task[None]) -> bool:
                 await serving
             return False
         await asyncio.sleep(0.05)
+    if server.should_exit:  # asked to stop (a signal) while it started: its sockets are closing
+        await serving  # a clean stop: tables stored and let go
+        raise typer.Exit(0)
     return True
 
 
@@ -365,23 +368,29 @@ def _stop_cleanly(server: Any) -> None:
     let go, its bot workers ended, and the process left through its normal exit (status 0).
 
     Closing the terminal (SIGHUP) stops it as Ctrl-C does; uvicorn handles only SIGINT and SIGTERM, and a
-    hang-up would otherwise kill it on the spot. After a SIGTERM (a service manager, ``docker stop``,
-    ``kill``) uvicorn shuts down gracefully and then raises the signal again under the handler found
-    before it started: the default one would kill the process there, skipping Python's exit (the bot
-    workers' semaphores then leak, with a warning). The handler set here asks for the stop (a SIGTERM
-    that comes before uvicorn listens is not lost) and lets that second one pass, once; a further
-    SIGTERM kills as usual."""
+    hang-up would otherwise kill it on the spot. After a graceful stop uvicorn raises every SIGTERM it
+    caught (a service manager, ``docker stop``, ``kill``) again, under the handler found before it
+    started: the default one would kill the process there, skipping Python's exit (the bot workers'
+    semaphores then leak, with a warning). The handler set here only asks for the stop, so those pass,
+    and a SIGTERM that comes before uvicorn listens is not lost; ``_serve_until_stopped`` puts the
+    default back once the server is done."""
 
     def stop(*_: object) -> None:
         server.should_exit = True
 
-    def stop_once(*_: object) -> None:
-        stop()
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, stop)
-    signal.signal(signal.SIGTERM, stop_once)
+    signal.signal(signal.SIGTERM, stop)
+
+
+def _serve_until_stopped(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run ``main`` (which serves until asked to stop); Ctrl-C is a normal stop, and from here on a
+    SIGTERM kills as usual."""
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(main())
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def play_web(
@@ -431,8 +440,7 @@ def play_web(
             webbrowser.open(link)
         await serving
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+    _serve_until_stopped(main)
 
 
 def register(app: typer.Typer) -> None:

@@ -188,7 +188,10 @@ def save_target(path: Path) -> Path:
     """The file a save writes: a symbolic link's target (the link stays a link and sees every save),
     and never a device, a pipe or a socket, which the rename that saves would replace by a plain file
     (``--save /dev/null`` run as root turned the machine's /dev/null into one)."""
-    real = path.resolve() if path.is_symlink() else path
+    try:
+        real = path.resolve() if path.is_symlink() else path
+    except (RuntimeError, OSError) as e:  # a loop of links (RuntimeError on Python 3.11)
+        raise ValueError(f"cannot save to {path}: a symbolic link that leads nowhere ({e})") from None
     if real.exists() and not real.is_file() and not real.is_dir():
         raise ValueError(f"cannot save to {path}: it is not a plain file (a device, a pipe or a socket)")
     return real

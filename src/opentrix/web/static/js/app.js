@@ -10,7 +10,10 @@ import { mountTable } from "./table.js";
 const root = document.getElementById("app");
 let unmount = null;
 
+let shown = null; // the address of the screen on show
+
 function route() {
+  shown = location.pathname + location.search;
   if (unmount) unmount();
   unmount = null;
   root.innerHTML = "";
@@ -38,7 +41,16 @@ document.addEventListener("click", (e) => {
   const go = () => { history.pushState(null, "", href); route(); };
   if (mayLeave(go)) go(); // else the screen asked first (a match in play), and goes on if told to
 });
-window.addEventListener("popstate", route);
+// The Back button (a phone's back gesture) asks as a link does: the address has already changed, so
+// while the screen asks it shows the screen's own address again, and goes on only if told to.
+window.addEventListener("popstate", () => {
+  const to = location.pathname + location.search + location.hash;
+  if (location.pathname + location.search === shown) { route(); return; }
+  const go = () => { history.pushState(null, "", to); route(); };
+  const here = shown;
+  if (mayLeave(go)) { route(); return; }
+  history.pushState(null, "", here);
+});
 document.getElementById("lang-toggle").addEventListener("click", () => setLang(lang === "ar" ? "en" : "ar"));
 
 applyLang();

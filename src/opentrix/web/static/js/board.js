@@ -48,8 +48,9 @@ function playerHTML(scene, seat) {
   // Asked to double and did not (only holders are asked): "held K♥, no double", for the whole deal.
   const declined = p.declined
     ? `<span class="declined-tag" data-testid="declined" title="${escapeHtml(t("table.declined.title"))}"><bdi>${escapeHtml(t("table.declined", { what: p.declined }))}</bdi></span>` : "";
-  const doubled = (p.doubled && p.doubled.length) || declined
-    ? `<div class="doubled-row" role="group" aria-label="${escapeHtml(t("a11y.doubled"))}">${(p.doubled || []).map((c) => doubledTagHTML(c, p.name)).join("")}${declined}</div>` : "";
+  const group = p.doubled && p.doubled.length
+    ? `<div class="doubled-row" role="group" aria-label="${escapeHtml(t("a11y.doubled"))}">${p.doubled.map((c) => doubledTagHTML(c, p.name)).join("")}</div>` : "";
+  const doubled = group + (declined ? `<div class="doubled-row">${declined}</div>` : ""); // not read as a doubled card
   const taken = p.taken && p.taken.length ? `<div class="taken" role="group" aria-label="${escapeHtml(t("a11y.taken"))}">${p.taken.map((c) => takenCardHTML(scene, c)).join("")}</div>` : "";
   if (pos === "bottom") {
     return `<div class="${cls} me"><div class="me-info">${badge}${status}${timer}${doubled}${taken}</div>${handHTML(scene, p)}<div class="prompt">${scene.prompt || ""}</div>${scene.extraBottom || ""}</div>`;

@@ -39,14 +39,16 @@ export function mountTable(root, code) {
 
   // A link away from a match this player is in asks first: his seat goes to a bot while he is gone.
   // (Watching, in the lobby, or once the match is over, a link simply goes.)
+  // (Not once the page says the table is gone: nothing here to leave.)
   guardLeaving((go) => {
     const playing = st.seat !== null && st.info && st.info.status !== "lobby" && st.view && !st.view.match_over
-      && !st.finishedOnly;
+      && !st.finishedOnly && !st.closed;
     if (!playing) return true;
     st.leaving = go;
     render();
     const dlg = root.querySelector("#leave-dialog");
-    if (dlg) focusInto(dlg); // from the top bar's link: the question takes the focus
+    if (!dlg) { st.leaving = null; return true; } // nothing could ask: never swallow the link
+    focusInto(dlg); // from the top bar's link: the question takes the focus
     return false;
   });
 
@@ -121,7 +123,7 @@ export function mountTable(root, code) {
         st.lingerTimer = setTimeout(render, TRICK_LINGER_MS + 20);
       }
     }
-    if (ev && ev.kind === "timeout") toast(t("table.timeout", { name: seatName(ev.seat) }));
+    if (ev && ev.kind === "timeout") toast(ev.seat === st.seat ? t("table.timeout.you") : t("table.timeout", { name: seatName(ev.seat) }));
     if (ev && ev.kind === "deal") st.lingerUntil = 0;
     const timer = msg.table.timer || {};
     st.deadline = timer.remaining === null || timer.remaining === undefined ? null : Date.now() + timer.remaining * 1000;
@@ -302,7 +304,8 @@ export function mountTable(root, code) {
    *  was; a dialog that opens takes it; when the focused control went away (the card just played, the
    *  dialog just answered) it goes where play goes on: the playable cards, else the hand. */
   function settleFocus(was) {
-    const dlg = root.querySelector("[role=dialog]");
+    // the leave question above all: a question of the match arriving behind it must not take the focus
+    const dlg = root.querySelector("#leave-dialog") || root.querySelector("[role=dialog]");
     const prev = st.dialogShown;
     st.dialogShown = dlg ? dlg.id : null;
     if (!was.had) return; // the focus is in the top bar: leave it there
@@ -642,7 +645,9 @@ export function mountTable(root, code) {
 
   function headlineText(winners, teamTotals) {
     const names = winners.map((s) => `\u2068${seatName(s)}\u2069`).join(t("list.and")); // each name isolated: RTL and LTR names mix
-    return winners.length > (teamTotals ? 2 : 1) ? t("dlg.shared", { names }) : t("dlg.won", { names });
+    if (winners.length > (teamTotals ? 2 : 1)) return t("dlg.shared", { names });
+    if (!teamTotals && winners[0] === st.seat) return t("dlg.won.you"); // not "the winner: you"
+    return t(teamTotals ? "dlg.won.team" : "dlg.won", { names });
   }
 
   /** Final standings: players by total, or in partnership the two teams by team total (each
@@ -667,7 +672,8 @@ export function mountTable(root, code) {
   function lastDealHTML(v) {
     const last = v.history[v.history.length - 1];
     if (last.thrown_in !== null) {
-      return `<p id="deal-summary-sub">${escapeHtml(t("dlg.thrownin", { name: seatName(last.thrown_in) }))}</p>`;
+      const by = last.thrown_in === st.seat ? t("dlg.thrownin.you") : t("dlg.thrownin", { name: seatName(last.thrown_in) });
+      return `<p id="deal-summary-sub">${escapeHtml(by)}</p>`;
     }
     // Trix rows in the order the players went out (place 1 first), the others in seat order
     const seatsInOrder = last.contract === "trix"
@@ -680,6 +686,7 @@ export function mountTable(root, code) {
 
   function dialogHTML() {
     const v = st.view;
+    if (st.leaving && v.match_over) st.leaving = null; // over meanwhile: nothing to leave, the standings show
     if (st.leaving) return leaveDialogHTML();
     if (Date.now() < st.lingerUntil) return ""; // the deal's last trick is shown before its summary covers it
     if (v.match_over) {
