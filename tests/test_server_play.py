@@ -648,3 +648,35 @@ def test_pages_and_health_answer_head_requests(server: LiveServer) -> None:
     for path in ("/", "/history", "/replay", "/api/health"):
         r = httpx.head(f"{server.base}{path}", timeout=10)
         assert r.status_code == 200 and r.content == b"", path
+
+
+async def test_a_hint_is_the_hard_bots_move_for_a_player_against_bots(server: LiveServer) -> None:
+    """Against bots a player may ask what the hard bot would do in his place: a legal action, to him
+    alone, from his view. Not for spectators, not out of turn, and not at a table with friends."""
+    t = server.create(name="Lina", bots="random", start=True, seed=12, kingdoms=1)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    watcher = await Player.join(server.ws_base, t["id"])
+    await me.until(lambda m: m["type"] == "update" and me.my_turn())
+    await watcher.send({"type": "hint"})
+    assert await watcher.error() == "hints are for players: take a seat first"
+    for _ in range(3):  # three turns: each hint is legal there, and playing it is accepted
+        assert me.view is not None
+        legal = me.view["legal_actions"]
+        await me.send({"type": "hint"})
+        hint = await me.until(lambda m: m["type"] in ("hint", "error"))
+        assert hint["type"] == "hint" and hint["action"] in legal, hint
+        assert not any(m["type"] == "hint" for m in watcher.messages)
+        await me.send({"type": "act", "action": hint["action"]})
+        await me.send({"type": "hint"})  # handled after the move: the turn has passed on (unless it came back)
+        answer = await me.until(lambda m: m["type"] in ("hint", "error"))
+        if not me.my_turn():
+            assert answer == {"type": "error", "message": "a hint is for your own turn"}, answer
+        await me.until(lambda m: m["type"] == "update" and me.my_turn(), timeout=30)
+    await me.close()
+    await watcher.close()
+    # Among friends, no hints.
+    _, lina, omar, _ = await _lina_and_omar_playing(server)
+    await lina.send({"type": "hint"})
+    assert await lina.error() == "hints are for tables where everyone else is a bot"
+    for friend in (lina, omar):
+        await friend.close()

@@ -465,6 +465,38 @@ def test_a_holder_who_did_not_double_is_marked_for_the_deal(browser: Browser, se
     page.context.close()
 
 
+def test_a_hint_against_bots_points_out_the_hard_bots_card(browser: Browser, server: LiveServer) -> None:
+    """Against bots the Hint button asks what the hard bot would do in the player's place: a toast says
+    it and the card is ringed; the next move asks afresh. Among friends there is no such button."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="medium", start=True, seed=king_seed(1))
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(seat_url(server, t))
+    button = page.locator("[data-cmd=hint]")
+    play_until(page, lambda: page.locator("[data-testid=hand] .card.legal").count() > 1, contract="ltoosh")
+    button.click()
+    ringed = page.locator("[data-testid=hand] .card.legal.hinted")
+    ringed.wait_for()
+    card = ringed.get_attribute("data-card")
+    assert ringed.count() == 1 and card
+    assert page.locator("#toast").inner_text().startswith("Hint: play ")
+    shot(page, "hint-01-card-ringed")
+    ringed.click()
+    page.wait_for_function("c => !document.querySelector(`[data-testid=hand] [data-card='${c}']`)", arg=card)
+    assert page.locator(".card.hinted").count() == 0  # a hint is for its own turn
+    assert not errors, errors
+    page.context.close()
+    friends = server.create(name="Lina", bots="medium", seed=1)
+    httpx.post(f"{server.base}/api/tables/{friends['id']}/join", json={"name": "Omar"}, timeout=10)
+    httpx.post(f"{server.base}/api/tables/{friends['id']}/start", json={"token": friends["token"]}, timeout=10)
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(seat_url(server, friends))
+    page.wait_for_selector("[data-testid=hand] .card")
+    assert page.locator("[data-cmd=hint]").count() == 0
+    assert not errors, errors
+    page.context.close()
+
+
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_the_arabic_table_is_right_to_left(browser: Browser, server: LiveServer, device: str) -> None:
     errors: list[str] = []

@@ -440,6 +440,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         table.post(lambda: table.next_deal(conn))
                     elif msg.type == "back":
                         table.post(lambda: table.take_back(conn))
+                    elif msg.type == "hint":
+                        table.post(lambda: table.hint(conn))
                     elif msg.type == "rematch":
                         await hub.rematch(table, conn.seat)
                 except BadMessage as e:

@@ -8,9 +8,11 @@ Client → server (JSON objects, one per WebSocket text message):
   "no claim" | 0..66, "seat": int?}``: an action of the sender's seat.
 - ``{"type": "next"}``: ready for the next deal; ``{"type": "back"}``: take the seat back from the bot;
   ``{"type": "rematch"}``: once the match is over, play again with the same people (``Hub.rematch``);
-  ``{"type": "ping"}``.
+  ``{"type": "hint"}``: at a table where everyone else is a bot, what the hard bot would do in the
+  sender's place on his turn (``Table.hint``); ``{"type": "ping"}``.
 
 Server → client: ``welcome``, ``update`` (an event and the recipient's view), ``catchup``, ``error``, ``pong``,
+``{"type": "hint", "action": "QS"}`` to the connection that asked (not a numbered event),
 ``{"type": "watching", "spectators": int}`` when the number watching changed (not a numbered event;
 at most one every two seconds), and ``{"type": "rematch", "code": str, "seat": int, "token": str, "by": int}``
 to a player's own connections only: his seat token at the rematch that ``by`` asked for (everyone sees
@@ -26,7 +28,7 @@ from typing import Any
 from .. import actions as A
 from ..errors import shown
 
-CLIENT_TYPES = ("hello", "act", "next", "back", "rematch", "ping")
+CLIENT_TYPES = ("hello", "act", "next", "back", "rematch", "hint", "ping")
 
 
 class BadMessage(ValueError):

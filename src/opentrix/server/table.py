@@ -37,6 +37,8 @@ from .storage import LeaseLost, SeatRow, TableRow, player_name
 from .thinking import THREAD, Thinkers
 from .views import views_json
 
+HINT_LEVEL = "hard"  # the bot whose move a hint shows
+
 log = logging.getLogger("opentrix.server")
 
 T = TypeVar("T")
@@ -252,6 +254,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._bot_due: float | None = None
         self._thinking: asyncio.Future[tuple[int, Bot]] | None = None  # a bot's move being thought out
+        self._hinting = False  # a hint is being thought out (one at a time)
         self._thinking_since = 0.0
         # A bot's move thought out (position, seat, action), played when the bot delay is over: bots think
         # during the delay, so how long a decision took (a redeal its hand could claim, a card to double)
@@ -558,6 +561,48 @@ class Table:
         except Exception:
             log.exception("table %s: could not store an action", self.id)
             conn.send(error("the action could not be stored; please try again"))
+
+    async def hint(self, conn: Connection) -> None:
+        """What the hard bot would do in the player's place, thought out from his own view alone and
+        told to him alone. Only at a table where everyone else is a bot: among friends a hint would be
+        a fifth player's help. The table does not wait for it; a hint for a turn gone by is dropped."""
+        seat = conn.seat
+        if seat is None:
+            conn.send(error("hints are for players: take a seat first"))
+            return
+        if any(s.kind == "human" for s in self.seats if s.seat != seat):
+            conn.send(error("hints are for tables where everyone else is a bot"))
+            return
+        if self.status != "playing" or self.match.turn != seat or self.seats[seat].away:
+            conn.send(error("a hint is for your own turn"))
+            return
+        v = view(self.match, seat)
+        legal = list(v.legal_actions)
+        position = self._position()
+        if len(legal) == 1:
+            conn.send(dumps({"type": "hint", "action": A.to_str(legal[0])}))
+            return
+        if self._hinting:  # one at a time: a hint costs a hard bot's move of thinking
+            conn.send(error("a hint is on its way"))
+            return
+        self._hinting = True
+        bot = make_bot(HINT_LEVEL, seed=f"{self.seed}:hint:{seat}:{position}")
+        thinking = self.thinkers.think(bot, v, legal)
+
+        def done(f: asyncio.Future[tuple[int, Bot]]) -> None:
+            if not f.cancelled() and not self.stopped:
+                self.post(lambda: self._hint_done(conn, position, f))
+            else:
+                self._hinting = False
+
+        thinking.add_done_callback(done)
+
+    async def _hint_done(self, conn: Connection, position: tuple[int, int], f: asyncio.Future[tuple[int, Bot]]) -> None:
+        self._hinting = False
+        if f.exception() is not None:
+            conn.send(error("no hint this time: the bot could not think it out"))
+        elif position == self._position():  # still the turn it was asked for
+            conn.send(dumps({"type": "hint", "action": A.to_str(f.result()[0])}))
 
     async def next_deal(self, conn: Connection) -> None:
         if conn.seat is not None and self.match.phase == Phase.DEAL_OVER:

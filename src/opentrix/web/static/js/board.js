@@ -103,6 +103,7 @@ function handHTML(scene, p) {
     const cls = [];
     if (myTurn) cls.push(legal.has(c) ? "legal" : "dim");
     if ((p.played || []).includes(c)) cls.push("played");
+    if (myTurn && scene.hint === c) cls.push("hinted"); // the card a hint asked for points it out
     if (prev && prev[1] !== c[1]) { cls.push("suit-gap"); gaps += 1; }
     prev = c;
     // A dimmed card answers a click with the rule that holds it back (``data-why``). Tab reaches the

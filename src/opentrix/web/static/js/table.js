@@ -24,6 +24,7 @@ export function mountTable(root, code) {
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
     finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
     rematchAsked: false, rules: null, invite: null, lastMove: null, leaving: null,
+    hint: null, hintAsked: false, // the hard bot's move for this turn (``{n, action}``), asked for with Hint
     standinAt: [null, null, null, null], // per seat: when a bot takes over from a player who left (Date.now() ms)
   };
   // Where invite links point: the page's own address, unless the server knows a better one (the host
@@ -92,11 +93,18 @@ export function mountTable(root, code) {
       return;
     }
     if (msg.type === "error") {
-      st.pending = false; st.rematchAsked = false; st.lastError = msg.message; toast(msg.message); render(); return;
+      st.pending = false; st.rematchAsked = false; st.hintAsked = false; st.lastError = msg.message; toast(msg.message); render(); return;
     }
     if (msg.type === "rematch") { // this seat's own token at the table the match goes on at
       saveSeat(msg.code, msg.seat, msg.token);
       if (st.rematchAsked) { navigate(`/t/${msg.code}`); return; } // asked too (perhaps at the same moment as another): go
+      render();
+      return;
+    }
+    if (msg.type === "hint") { // for the position it was asked in: an update since makes it stale
+      st.hintAsked = false;
+      st.hint = { n: st.n, action: msg.action };
+      toast(t("hint.says", { what: actionWords(msg.action) }), 6000);
       render();
       return;
     }
@@ -107,6 +115,7 @@ export function mountTable(root, code) {
     }
     if (msg.type !== "update") return;
     const firstView = st.view === null;
+    if (st.n !== msg.n) { st.hint = null; st.hintAsked = false; } // the hint was for the turn before
     st.n = msg.n;
     st.view = msg.view;
     if (st.info && st.info.status === "lobby" && msg.table.status !== "lobby") st.drawer = null; // the lobby's sheet stays there
@@ -383,9 +392,27 @@ export function mountTable(root, code) {
       const none = v.last_trick.length === 0 ? " disabled" : "";
       buttons.push(`<button class="btn small ghost" data-cmd="last"${none}>${t("table.lasttrick")}</button>`);
     }
+    if (hintsHere()) { // against bots only (the server says the same): among friends it would be help
+      const off = v.turn !== st.seat || st.pending || st.hintAsked ? " disabled" : "";
+      buttons.push(`<button class="btn small ghost" data-cmd="hint" title="${escapeHtml(t("hint.title"))}"${off}>${t("table.hint")}</button>`);
+    }
     buttons.push(`<button class="btn small secondary" data-cmd="scores">${t("table.scores")}</button>`);
     parts.push(`<span class="bar-buttons">${buttons.join("")}</span>`);
     return `<div class="statusbar">${parts.join("")}</div>`;
+  }
+
+  /** Hints are offered to a seated player whose table has no other human in the match. */
+  function hintsHere() {
+    return st.seat !== null && st.info.status === "playing" && !st.view.match_over
+      && st.info.seats.every((x) => x.seat === st.seat || x.kind !== "human");
+  }
+
+  /** An action as a hint says it: "play Q♠", "name Queens", "double K♥", "pass". */
+  function actionWords(a) {
+    if (CARD_RE.test(a)) return t("hint.play", { card: cardLabel(a) });
+    if (a.startsWith("contract ")) return t("hint.contract", { contract: contractName(a.slice(9)) });
+    if (a.startsWith("double ")) return t("hint.double", { cards: a.slice(7).split(" ").map(cardLabel).join(t("list.sep")) });
+    return t({ pass: "hint.pass", "no double": "hint.nodouble", claim: "hint.claim", "no claim": "hint.noclaim" }[a] || a);
   }
 
   function scene(drawer) {
@@ -445,6 +472,7 @@ export function mountTable(root, code) {
     return {
       me, seats, contract: v.phase === "choose_contract" ? null : v.contract,
       doubledBy: doubledBy(v),
+      hint: st.hint && st.hint.n === st.n ? st.hint.action : null,
       trick: lingering ? v.last_trick : v.trick,
       trickWinner: lingering ? v.last_trick_winner : null,
       layouts: v.layouts,
@@ -830,6 +858,10 @@ export function mountTable(root, code) {
     if (el.dataset.play) { act(el.dataset.play); render(); return; }
     if (el.dataset.action) { act(el.dataset.action); render(); return; }
     const cmd = el.dataset.cmd;
+    if (cmd === "hint") {
+      if (!st.connected) { toast(t("table.reconnecting")); return; }
+      st.hintAsked = true; send({ type: "hint" }); render(); return;
+    }
     if (cmd === "stay") { st.leaving = null; render(); return; }
     if (cmd === "leave") { const go = st.leaving; st.leaving = null; if (go) go(); return; }
     if (cmd === "next") { send({ type: "next" }); st.info.ready = [...(st.info.ready || []), st.seat]; render(); }
