@@ -308,6 +308,27 @@ async def test_a_table_everybody_left_waits_for_its_players(server: LiveServer) 
     await lina.close()
 
 
+async def test_the_countdown_to_the_stand_in_is_the_move_timer_when_that_ends_first(tmp_path: Path) -> None:
+    """A friend who drops out on his turn at a timed table is played for when his timer runs out, not at
+    the end of the (longer) grace period: the countdown the others see must say so."""
+    with live_server(tmp_path, grace=60.0) as server:
+        t = server.create(name="Lina", bots="random", seed=31, kingdoms=1, timer=20)
+        r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+        lina = await Player.join(server.ws_base, t["id"], t["token"])
+        omar = await Player.join(server.ws_base, t["id"], r.json()["token"])
+        httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+        await omar.until(lambda m: m["type"] == "update" and omar.my_turn(), timeout=60)
+        await lina.until(
+            lambda m: m["type"] == "update" and m["view"]["turn"] == 1 and m["table"]["timer"]["remaining"]
+        )  # noqa: E501
+        await omar.close()
+        msg = await lina.until(lambda m: m["type"] == "update" and not m["table"]["seats"][1]["connected"], timeout=5)
+        left, timer = msg["table"]["seats"][1]["away_in"], msg["table"]["timer"]
+        assert timer["seat"] == 1 and left is not None, (left, timer)
+        assert left <= timer["remaining"] + 0.2 and left <= 20, (left, timer)  # not the 60 s grace period
+        await lina.close()
+
+
 async def test_running_out_of_time_hands_the_seat_to_a_bot(tmp_path: Path) -> None:
     with live_server(tmp_path) as server:
         t = server.create(name="Lina", bots="random", start=True, seed=3, kingdoms=1, timer=1)

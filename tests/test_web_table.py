@@ -374,6 +374,7 @@ def test_the_doubling_and_redeal_dialogs(browser: Browser, server: LiveServer) -
     page.click("#contract-dialog [data-action='contract queens']")
     page.wait_for_selector("#double-dialog")
     assert page.locator("#double-dialog [data-action='double QS']").count() == 1
+    assert page.locator("[data-testid=turn]").inner_text() == "Your answer: double?"  # asked, not "Your turn"
     shot(page, "dialogs-01-doubling")
     page.click("#double-dialog [data-action='double QS']")
     # Shown by its holder's name as a tag "×2 Q♠" while he holds it: a label, not a second card.
@@ -1251,7 +1252,8 @@ def test_the_lobby_says_the_tables_rules_and_enter_takes_a_seat(browser: Browser
     assert "Rules: Denexa · doubling · one kingdom · 20 s a move" in line.inner_text()
     seat = friend.locator("[data-lobby-seat='1'] .seat-where")
     assert seat.inner_text() == "Seat 2"  # no partners at this table
-    assert "Send this link to your friends" in friend.locator("[data-testid=lobby]").inner_text()  # not seated yet
+    lobby = friend.locator("[data-testid=lobby]").inner_text()
+    assert "The table's invite link:" in lobby and "Send this link" not in lobby  # the host's words are his
     friend.click("[data-cmd=rules-lobby]")
     assert "A match is one kingdom, with one king" in friend.locator("[data-testid=rules]").inner_text()
     assert friend.locator("#rules-drawer [data-cmd=close]").evaluate("b => b === document.activeElement")

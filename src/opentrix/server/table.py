@@ -907,12 +907,16 @@ class Table:
 
     def _away_in(self, s: SeatState) -> float | None:
         """Seconds until a bot stands in for a player who lost his last connection, while his grace period
-        runs (a match in play, someone at the table); None when he is there, already away, or nothing runs."""
+        runs (a match in play, someone at the table), or his move timer if that ends first; None when he is
+        there, already away, or nothing runs."""
         if self.status != "playing" or self.nobody_back or s.kind != "human" or s.away or s.conns:
             return None
         if s.gone_since is None:
             return None
-        return max(0.0, round(s.gone_since + self.settings.grace - time.monotonic(), 1))
+        due = s.gone_since + self.settings.grace
+        if self._deadline is not None and self.match.turn == s.seat:  # his move timer runs out first
+            due = min(due, self._deadline)
+        return max(0.0, round(due - time.monotonic(), 1))
 
     def _update(self, event: dict[str, Any] | None, seat: int | None, info: str, view_json: str, resync: bool) -> str:
         """One ``update`` message: the event as ``seat`` may see it, its view, and the table's public facts."""

@@ -31,8 +31,9 @@ export function mountHistory(root) {
     const rows = data.matches.map((m) => {
       const when = new Date(m.finished_at).toLocaleString(lang === "ar" ? "ar" : undefined);
       const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(playerText(p, s))}</span>`).join(t("list.sep"));
-      // each kept left to right (an Arabic page would show 25- for -25), the list in seat order
-      const totals = `<bdi dir="ltr">${m.totals.map((x, s) => (m.winners.includes(s) ? `<b>${x}</b>` : String(x))).join(" / ")}</bdi>`;
+      // each number kept left to right (an Arabic page would show 25- for -25), the list in seat order and
+      // in the page's direction, as the players' names run
+      const totals = m.totals.map((x, s) => `<bdi dir="ltr">${m.winners.includes(s) ? `<b>${x}</b>` : String(x)}</bdi>`).join(" / ");
       return `<tr data-match="${m.id}"><td data-label="${escapeHtml(t("history.when"))}">${escapeHtml(when)}</td><td data-label="${escapeHtml(t("history.players"))}">${players}</td>`
         + `<td data-label="${escapeHtml(t("history.rules"))}">${escapeHtml(rulesText(m.rules))}</td><td data-label="${escapeHtml(t("history.totals"))}">${totals}</td>`
         + `<td class="actions"><a class="btn small" href="/replay/${m.id}" data-link>${t("nav.replay")}</a> <a class="btn small secondary" href="/api/tables/${m.id}/record" download>${t("dlg.download")}</a></td></tr>`;

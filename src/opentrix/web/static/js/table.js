@@ -375,8 +375,11 @@ export function mountTable(root, code) {
     }
     else if (v.phase === "choose_contract") parts.push(`<span class="chip ${v.king === st.seat ? "warn" : ""}" data-testid="turn">${escapeHtml(v.king === st.seat ? t("table.choosing.you") : t("table.choosing", { name: seatName(v.king) }))}</span>`);
     if (v.turn !== null && v.turn !== undefined && v.phase !== "choose_contract") { // the chip above says whose turn
-      const who = v.turn === st.seat ? t("table.turn.you") : t("table.turn.other", { name: seatName(v.turn) });
-      parts.push(`<span class="chip ${v.turn === st.seat ? "warn" : ""}" data-testid="turn">${escapeHtml(who)}</span>`);
+      // a question is asked, not played: say which (a hand that cannot claim a redeal has nothing to do)
+      const asked = { double: "table.asked.double", claim: "table.asked.claim" }[v.phase];
+      let who = v.turn === st.seat ? t("table.turn.you") : t(asked ? `${asked}.other` : "table.turn.other", { name: seatName(v.turn) });
+      if (asked && v.turn === st.seat) who = myMove() ? t(`${asked}.you`) : t("table.asked.claim.none");
+      parts.push(`<span class="chip ${myMove() ? "warn" : ""}" data-testid="turn">${escapeHtml(who)}</span>`);
     }
     // the player to act left: when a bot makes his move (and plays his seat) instead, counting down
     const waiting = v.phase === "choose_contract" ? v.king : v.turn;
@@ -563,10 +566,13 @@ export function mountTable(root, code) {
       return `<tr class="${cls}"><td>${number}. ${escapeHtml(name)} <small>♛${escapeHtml(seatName(h.king))}</small></td>${h.scores.map((x) => `<td class="${scoreClass(x)}">${num(x)}</td>`).join("")}</tr>`;
     }).join("");
     let foot = `<tr><td>${t("dlg.total")}</td>${v.totals.map((x) => `<td class="${scoreClass(x)}">${num(x)}</td>`).join("")}</tr>`;
-    if (v.team_totals) {
-      foot += `<tr><td colspan="5">${escapeHtml(t("team.a", { a: seatName(0), b: seatName(2) }))}: ${num(v.team_totals[0])} · ${escapeHtml(t("team.a", { a: seatName(1), b: seatName(3) }))}: ${num(v.team_totals[1])}</td></tr>`;
-    }
+    if (v.team_totals) foot += `<tr><td colspan="5">${teamTotalsText(v)}</td></tr>`;
     return `<table class="scores" data-testid="scores"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`;
+  }
+
+  /** "Team Lina & Nour: 120 · Team Omar & Sami: −40", the running team totals in partnership play. */
+  function teamTotalsText(v) {
+    return `${escapeHtml(t("team.a", { a: seatName(0), b: seatName(2) }))}: ${num(v.team_totals[0])} · ${escapeHtml(t("team.a", { a: seatName(1), b: seatName(3) }))}: ${num(v.team_totals[1])}`;
   }
 
   function drawerHTML(id, cmd, title, body) {
@@ -730,6 +736,7 @@ export function mountTable(root, code) {
     }
     if (v.phase !== "deal_over" || !v.history.length) return "";
     let body = lastDealHTML(v);
+    if (v.team_totals) body += `<p class="team-totals" data-testid="team-totals">${teamTotalsText(v)}</p>`; // what decides
     const kind = st.info.tiebreak;
     if (kind) body += `<p class="tiebreak-note" data-testid="tiebreak-note"><b>${escapeHtml(t(`tiebreak.${kind}`))}</b></p>`;
     body += `<p class="countdown" data-next-in>${escapeHtml(nextDealText(st))}</p>`;
@@ -813,7 +820,7 @@ export function mountTable(root, code) {
       + (typeof info.seed === "number" ? `<p class="seeded-note">${seededChip()} <small>${escapeHtml(t("seed.why"))}</small></p>` : "")
       + rulesLine()
       + (st.drawer === "rules" ? rulesDrawer() : "")
-      + `<p>${t(seated && st.seat !== info.host_seat ? "lobby.invite.guest" : "lobby.invite")}</p>`
+      + `<p>${t(seated && st.seat === info.host_seat ? "lobby.invite" : "lobby.invite.guest")}</p>` // "send it to your friends": the host's
       + `<div class="invite"><code id="invite-link">${escapeHtml(link)}</code><button class="btn small secondary" data-cmd="copy">${t("lobby.copy")}</button>`
       + (navigator.share ? `<button class="btn small secondary" data-cmd="share">${t("lobby.share")}</button>` : "") + `</div>`
       // a link naming this machine itself reaches nobody else: say so, and what to do, to the host (who
@@ -1054,9 +1061,9 @@ function updateTimer(root, st) {
   if (!bar) return;
   const left = Math.max(0, st.deadline - Date.now()) / 1000;
   bar.style.width = `${Math.round((left / st.timerTotal) * 100)}%`;
-  bar.parentElement.title = `${Math.ceil(left)} s`;
+  bar.parentElement.title = t("unit.s", { n: Math.ceil(left) });
   const secs = root.querySelector(`[data-timer-secs="${st.timerSeat}"]`);
-  if (secs) secs.textContent = `${Math.ceil(left)} s`; // the seconds themselves, not only a shrinking bar
+  if (secs) secs.textContent = t("unit.s", { n: Math.ceil(left) }); // the seconds themselves, not only a shrinking bar
 }
 
 export { navigate };
