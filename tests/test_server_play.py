@@ -320,7 +320,7 @@ async def test_the_countdown_to_the_stand_in_is_the_move_timer_when_that_ends_fi
         await omar.until(lambda m: m["type"] == "update" and omar.my_turn(), timeout=60)
         await lina.until(
             lambda m: m["type"] == "update" and m["view"]["turn"] == 1 and m["table"]["timer"]["remaining"]
-        )  # noqa: E501
+        )
         await omar.close()
         msg = await lina.until(lambda m: m["type"] == "update" and not m["table"]["seats"][1]["connected"], timeout=5)
         left, timer = msg["table"]["seats"][1]["away_in"], msg["table"]["timer"]

@@ -72,7 +72,7 @@ export function mountReplay(root, code) {
       tricks: deal.contract === "trix" ? undefined : s.tricks[seat],
       taken: penaltyCards(deal.contract, s.taken[seat]),
       doubled: deal.doubled.filter((c) => deal.hands[seat].includes(c) && !s.played.has(c)), // then marked where it lies
-      outPlace: s.out.indexOf(seat) + 1,
+      outPlace: s.out.indexOf(seat) + 1 || (s.out.length === 3 ? 4 : 0), // three out ends Trix: the last is 4th
       // isolated left to right (U+2066 … U+2069): an Arabic page would show 25- for -25
       status: atEnd && deal.scores ? `\u2066${deal.scores[seat] > 0 ? "+" : ""}${deal.scores[seat]} → ${deal.totals[seat]}\u2069` : "",
     }));

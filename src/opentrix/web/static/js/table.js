@@ -458,7 +458,7 @@ export function mountTable(root, code) {
         // tagged by the holder's name while he holds it; once played, marked where it lies (board.js)
         doubled: inDeal ? v.doubled.filter(([h, c]) => h === s && !played.has(c)).map(([, c]) => c) : [],
         declined: inDeal && s !== st.seat ? declinedWhat(v, s, played) : null,
-        outPlace: v.out.indexOf(s) + 1,
+        outPlace: v.out.indexOf(s) + 1 || (v.contract === "trix" && v.out.length === 3 ? 4 : 0), // three out: the last is 4th
       };
     });
     let prompt = "";
