@@ -6,8 +6,7 @@ and as record letters (``KH``) in ``error.plain``, which the referee's JSON outp
 
 from __future__ import annotations
 
-import json
-
+from ._brief import shown as shown  # record values in messages, spelled as JSON
 from .cards import Card, Suit, card_name
 
 Part = str | int | Card | Suit
@@ -75,17 +74,3 @@ class IllegalClaim(IllegalAction):
 
 class InvalidDeal(TrixError):
     """Hands that are not four hands of 13 distinct cards."""
-
-
-def shown(value: object, limit: int = 40) -> str:
-    """A value from a record as its JSON text (``true``, ``null``, ``"x"``, ``1e+100``), cut short when
-    long: error messages quote what the file says, not Python's spelling of it. Characters that do
-    not print (a newline, a right-to-left override) are escaped, so a message stays one plain line."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    except RecursionError:  # nested deeper than the encoder goes: say what it is
-        return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "a value"
-    text = "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
