@@ -29,7 +29,7 @@ from ..errors import IllegalAction
 from ..match import Match
 from ..record import Record
 from ..rules import Rules
-from ..view import view
+from ..view import View, view
 from .asyncstore import AsyncStore
 from .protocol import BadMessage, dumps, error
 from .settings import Settings
@@ -499,15 +499,27 @@ class Table:
             level = state.bot_level if state.kind == "bot" else self.settings.substitute_level
             state.bot = make_bot(level, seed=f"{self.seed}:{seat}")
         position = self._position()
-        thinking = self.thinkers.think(state.bot, v, legal)
+        thinking = self._think(state.bot, v, legal, lambda f: self._bot_done(seat, position, f, legal))
         self._thinking, self._thinking_since = thinking, time.monotonic()
+        return None
+
+    def _think(
+        self,
+        bot: Bot,
+        v: View,
+        legal: list[int],
+        then: Callable[[asyncio.Future[tuple[int, Bot]]], Awaitable[None]],
+    ) -> asyncio.Future[tuple[int, Bot]]:
+        """Hand ``bot``'s decision to the bots' executor; ``then`` gets the thought when it is done, as a
+        job of the owner task (not once the table has stopped), which does not wait for it meanwhile."""
+        thinking = self.thinkers.think(bot, v, legal)
 
         def done(f: asyncio.Future[tuple[int, Bot]]) -> None:
             if not f.cancelled() and not self.stopped:
-                self.post(lambda: self._bot_done(seat, position, f, legal))
+                self.post(lambda: then(f))
 
         thinking.add_done_callback(done)
-        return None
+        return thinking
 
     async def _bot_done(
         self, seat: int, position: tuple[int, int], thought: asyncio.Future[tuple[int, Bot]], legal: list[int]
@@ -587,15 +599,7 @@ class Table:
             return
         self._hinting = True
         bot = make_bot(HINT_LEVEL, seed=f"{self.seed}:hint:{seat}:{position}")
-        thinking = self.thinkers.think(bot, v, legal)
-
-        def done(f: asyncio.Future[tuple[int, Bot]]) -> None:
-            if not f.cancelled() and not self.stopped:
-                self.post(lambda: self._hint_done(conn, position, f))
-            else:
-                self._hinting = False
-
-        thinking.add_done_callback(done)
+        self._think(bot, v, legal, lambda f: self._hint_done(conn, position, f))
 
     async def _hint_done(self, conn: Connection, position: tuple[int, int], f: asyncio.Future[tuple[int, Bot]]) -> None:
         self._hinting = False
