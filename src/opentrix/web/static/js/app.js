@@ -47,9 +47,8 @@ window.addEventListener("popstate", () => {
   const to = location.pathname + location.search + location.hash;
   if (location.pathname + location.search === shown) { route(); return; }
   const go = () => { history.pushState(null, "", to); route(); };
-  const here = shown;
   if (mayLeave(go)) { route(); return; }
-  history.pushState(null, "", here);
+  history.pushState(null, "", shown); // still the screen on show: asking does not change it
 });
 document.getElementById("lang-toggle").addEventListener("click", () => setLang(lang === "ar" ? "en" : "ar"));
 

@@ -24,7 +24,7 @@ export function mountTable(root, code) {
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
     finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
     rematchAsked: false, rules: null, invite: null, lastMove: null, leaving: null,
-    hint: null, hintAsked: false, // the hard bot's move for this turn (``{n, action}``), asked for with Hint
+    hint: null, hintAsked: false, // the hard bot's move for this turn, asked for with Hint (an update clears it)
     standinAt: [null, null, null, null], // per seat: when a bot takes over from a player who left (Date.now() ms)
   };
   // Where invite links point: the page's own address, unless the server knows a better one (the host
@@ -101,9 +101,9 @@ export function mountTable(root, code) {
       render();
       return;
     }
-    if (msg.type === "hint") { // for the position it was asked in: an update since makes it stale
+    if (msg.type === "hint") { // for the position it was asked in (the server drops one that is not)
       st.hintAsked = false;
-      st.hint = { n: st.n, action: msg.action };
+      st.hint = msg.action;
       toast(t("hint.says", { what: actionWords(msg.action) }), 6000);
       render();
       return;
@@ -475,7 +475,7 @@ export function mountTable(root, code) {
     return {
       me, seats, contract: v.phase === "choose_contract" ? null : v.contract,
       doubledBy: doubledBy(v),
-      hint: st.hint && st.hint.n === st.n ? st.hint.action : null,
+      hint: st.hint,
       trick: lingering ? v.last_trick : v.trick,
       trickWinner: lingering ? v.last_trick_winner : null,
       layouts: v.layouts,
