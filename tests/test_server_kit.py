@@ -13,6 +13,7 @@ import re
 import secrets
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -113,18 +114,22 @@ def live_server(tmp_path: Path, **kw: Any) -> Iterator[LiveServer]:
 class ServeProcess:
     """``opentrix serve`` as a real subprocess (the restart test kills it)."""
 
-    def __init__(self, database: str, port: int, *extra: str, group: bool = False) -> None:
+    def __init__(
+        self, database: str, port: int, *extra: str, group: bool = False, verify: ssl.SSLContext | None = None
+    ) -> None:
+        """``verify``: the server is given a certificate (``--ssl-certfile``), which this context trusts."""
         self.port = port
         self.group = group  # in a process group of its own, as in a terminal: Ctrl-C reaches all of it
-        self.base = f"http://127.0.0.1:{port}"
-        self.ws_base = f"ws://127.0.0.1:{port}"
+        secure = "s" if verify is not None else ""
+        self.base = f"http{secure}://127.0.0.1:{port}"
+        self.ws_base = f"ws{secure}://127.0.0.1:{port}"
         cmd = [sys.executable, "-m", "opentrix.cli", "serve", "--port", str(port), "--database", database]
         cmd += ["--log-level", "warning", *extra]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=group)
         deadline = time.monotonic() + 30
         while True:
             try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                if httpx.get(f"{self.base}/api/health", timeout=1, verify=verify or True).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass
@@ -165,9 +170,16 @@ class Player:
 
     @classmethod
     async def join(
-        cls, ws_base: str, code: str, token: str | None = None, last: int | None = None, epoch: str | None = None
+        cls,
+        ws_base: str,
+        code: str,
+        token: str | None = None,
+        last: int | None = None,
+        epoch: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> Player:
-        ws = await websockets.connect(f"{ws_base}/ws/{code}", max_size=1 << 22, close_timeout=1)
+        secure: dict[str, Any] = {"ssl": tls} if tls is not None else {}
+        ws = await websockets.connect(f"{ws_base}/ws/{code}", max_size=1 << 22, close_timeout=1, **secure)
         p = cls(ws)
         await p.send({"type": "hello", "token": token, "last": last, "epoch": epoch})
         welcome = await p.until(lambda m: m["type"] == "welcome")

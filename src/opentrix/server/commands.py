@@ -6,12 +6,14 @@ import asyncio
 import contextlib
 import errno
 import importlib.util
+import re
 import signal
 import socket
 import webbrowser
 from collections.abc import Callable, Coroutine
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
@@ -46,7 +48,12 @@ class LogLevel(StrEnum):
 
 
 def _uvicorn_config(  # type: ignore[no-untyped-def]
-    settings: Settings, host: str, port: int, log_level: str, forwarded_allow_ips: str | None = None
+    settings: Settings,
+    host: str,
+    port: int,
+    log_level: str,
+    forwarded_allow_ips: str | None = None,
+    tls: Tls | None = None,
 ):
     import uvicorn
 
@@ -68,7 +75,60 @@ def _uvicorn_config(  # type: ignore[no-untyped-def]
         # Proxies whose X-Forwarded-For names the client (limits count per client, not per proxy);
         # None: uvicorn's default, $FORWARDED_ALLOW_IPS or else 127.0.0.1 only.
         forwarded_allow_ips=forwarded_allow_ips,
+        ssl_certfile=tls.certfile if tls else None,
+        ssl_keyfile=tls.keyfile if tls else None,
     )
+
+
+class Tls(NamedTuple):
+    """The certificate (with its chain) and private key the server answers HTTPS and wss:// with."""
+
+    certfile: str
+    keyfile: str | None  # None: the key is in the certificate's file
+
+
+def _pem(path: Path, what: str, option: str) -> str:
+    try:
+        return path.read_text(encoding="ascii", errors="replace")
+    except OSError as e:
+        raise _fail(f"cannot read the {what} {str(path)!r} ({option}): {e.strerror or e}") from None
+
+
+def check_tls(certfile: Path | None, keyfile: Path | None) -> Tls | None:
+    """Read the certificate and key as the server will, before anything starts, so that a wrong file
+    is one line saying which and why, not OpenSSL's "PEM lib" from inside uvicorn. An encrypted key
+    is refused: OpenSSL would stop the server to ask for its passphrase on the terminal."""
+    import ssl
+
+    if certfile is None:
+        if keyfile is not None:
+            raise _fail("--ssl-keyfile needs --ssl-certfile, the certificate the key belongs to")
+        return None
+    cert_text = _pem(certfile, "certificate", "--ssl-certfile")
+    key_path, key_option = (keyfile, "--ssl-keyfile") if keyfile is not None else (certfile, "--ssl-certfile")
+    key_text = cert_text if keyfile is None else _pem(keyfile, "key", "--ssl-keyfile")
+    if "-----BEGIN CERTIFICATE-----" not in cert_text:
+        raise _fail(f"{str(certfile)!r} (--ssl-certfile) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+    if "ENCRYPTED" in key_text and "PRIVATE KEY" in key_text:
+        raise _fail(
+            f"the key {str(key_path)!r} ({key_option}) is encrypted; give it unencrypted"
+            " (openssl pkey -in KEY -out PLAIN-KEY asks for the passphrase once) and keep that file private"
+        )
+    if not re.search(r"-----BEGIN [A-Z ]*PRIVATE KEY-----", key_text):
+        hint = "" if keyfile is not None else "; give the key with --ssl-keyfile"
+        raise _fail(f"{str(key_path)!r} ({key_option}) holds no PEM private key{hint}")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(certfile, keyfile)
+    except ssl.SSLError as e:
+        if e.reason == "KEY_VALUES_MISMATCH":
+            raise _fail(f"{str(key_path)!r} is not the key of the certificate {str(certfile)!r}") from None
+        raise _fail(
+            f"cannot use the certificate {str(certfile)!r} with the key {str(key_path)!r}: {e.reason or e}"
+        ) from None
+    except OSError as e:
+        raise _fail(f"cannot use the certificate {str(certfile)!r}: {e.strerror or e}") from None
+    return Tls(str(certfile), None if keyfile is None else str(keyfile))
 
 
 def trusted_proxies(given: str | None) -> str | None:
@@ -206,7 +266,7 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def public_base(given: str | None, host: str, port: int) -> tuple[str | None, bool]:
+def public_base(given: str | None, host: str, port: int, scheme: str = "http") -> tuple[str | None, bool]:
     """The address friends should open (``--public-url``, or this machine's network address when the
     server listens on every interface), and whether it was given (then invite links always name it)."""
     if given is not None:
@@ -214,7 +274,7 @@ def public_base(given: str | None, host: str, port: int) -> tuple[str | None, bo
     if host in ("0.0.0.0", "", "::"):
         address = lan_address()
         if address is not None:
-            return f"http://{address}:{port}", False
+            return f"{scheme}://{address}:{port}", False
     return None, False
 
 
@@ -296,6 +356,14 @@ def serve(
             " network address)"
         ),
     ] = None,
+    ssl_certfile: Annotated[
+        Path | None,
+        typer.Option(
+            help="serve HTTPS and secure WebSockets with this PEM certificate (its chain after it, and the key"
+            " too unless --ssl-keyfile names it)"
+        ),
+    ] = None,
+    ssl_keyfile: Annotated[Path | None, typer.Option(help="the certificate's private key (PEM, unencrypted)")] = None,
 ) -> None:
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
     require_server()
@@ -312,6 +380,8 @@ def serve(
         raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
     public_url = check_public_url(public_url)
     forwarded_allow_ips = trusted_proxies(forwarded_allow_ips)
+    tls = check_tls(ssl_certfile, ssl_keyfile)
+    scheme = "https" if tls else "http"
     url, _ = preflight(database, host, port)
     settings = Settings(
         database=database,
@@ -327,7 +397,7 @@ def serve(
         settings = settings.without_limits()
     typer.echo(f"opentrix: tables stored in {_where(url)}")
     _more_open_files()
-    config = _uvicorn_config(settings, host, port, log_level.value, forwarded_allow_ips)
+    config = _uvicorn_config(settings, host, port, log_level.value, forwarded_allow_ips, tls)
     server = uvicorn.Server(config)
     _stop_cleanly(server)
 
@@ -336,10 +406,10 @@ def serve(
         if not await _started(server, serving):
             raise typer.Exit(1)
         bound = server.servers[0].sockets[0].getsockname()[1]  # the port the system gave, for --port 0
-        base, given = public_base(public_url, host, bound)
+        base, given = public_base(public_url, host, bound, scheme)
         if base is not None:
             config.app.state.invite = {"base": base, "always": given}
-        typer.echo(f"opentrix: open http://{browser_host(host)}:{bound}/ in a browser")
+        typer.echo(f"opentrix: open {scheme}://{browser_host(host)}:{bound}/ in a browser")
         if base is not None:
             typer.echo(f"opentrix: friends open {base}/ (invite links name it)")
         elif host in ("127.0.0.1", "localhost", "::1"):

@@ -1,0 +1,190 @@
+"""``opentrix serve --ssl-certfile/--ssl-keyfile``: the tables over HTTPS and secure WebSockets.
+
+The certificates are made by trustme (a throwaway certificate authority), so nothing here needs the
+network or a real domain. The server is the real command in a process of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import trustme
+import websockets
+from cryptography.hazmat.primitives import serialization
+
+from test_server_kit import Player, ServeProcess, free_port
+
+
+@pytest.fixture(scope="module")
+def ca() -> trustme.CA:
+    return trustme.CA()
+
+
+@pytest.fixture(scope="module")
+def pems(ca: trustme.CA, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A certificate for this machine and its key, another certificate's key, the key encrypted, and
+    the certificate and key in one file, as a host might be given them."""
+    d = tmp_path_factory.mktemp("pems")
+    cert = ca.issue_cert("127.0.0.1", "localhost")
+    other = ca.issue_cert("trix.example.org")
+    paths = {name: d / f"{name}.pem" for name in ("cert", "key", "other_key", "encrypted_key", "both", "junk")}
+    cert.cert_chain_pems[0].write_to_path(str(paths["cert"]))
+    cert.private_key_pem.write_to_path(str(paths["key"]))
+    other.private_key_pem.write_to_path(str(paths["other_key"]))
+    key = serialization.load_pem_private_key(cert.private_key_pem.bytes(), None)
+    paths["encrypted_key"].write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"secret"),
+        )
+    )
+    paths["both"].write_bytes(cert.private_key_and_cert_chain_pem.bytes())
+    paths["junk"].write_text("not a certificate\n")
+    return paths
+
+
+@pytest.fixture
+def client_context(ca: trustme.CA) -> ssl.SSLContext:
+    ctx = ssl.create_default_context()
+    ca.configure_trust(ctx)
+    return ctx
+
+
+@pytest.fixture
+def served(pems: dict[str, Path], tmp_path: Path, client_context: ssl.SSLContext) -> Iterator[ServeProcess]:
+    proc = ServeProcess(
+        str(tmp_path / "t.db"),
+        free_port(),
+        "--ssl-certfile",
+        str(pems["cert"]),
+        "--ssl-keyfile",
+        str(pems["key"]),
+        verify=client_context,
+    )
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def test_the_tables_are_served_over_https_and_played_over_secure_websockets(
+    served: ServeProcess, client_context: ssl.SSLContext
+) -> None:
+    assert served.base.startswith("https://") and served.ws_base.startswith("wss://")
+    with httpx.Client(verify=client_context) as http:
+        page = http.get(f"{served.base}/")
+        assert page.status_code == 200 and "opentrix" in page.text.lower()
+        t = http.post(f"{served.base}/api/tables", json={"name": "Lina", "bots": ["random"] * 3, "start": True})
+        assert t.status_code == 200, t.text
+        table = t.json()
+
+    async def sit_and_play() -> None:
+        me = await Player.join(served.ws_base, table["id"], table["token"], tls=client_context)
+        await me.until(lambda m: m["type"] == "update")
+        assert me.seat == 0 and len(me.view["hand"]) == 13  # type: ignore[index]
+        await me.close()
+
+    asyncio.run(sit_and_play())
+
+
+def test_plain_http_is_not_answered_on_the_secure_port(served: ServeProcess) -> None:
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{served.port}/api/health", timeout=3)
+
+
+def test_a_client_that_does_not_trust_the_certificate_is_refused(served: ServeProcess) -> None:
+    """The server's certificate is checked as any browser would check it: an unknown authority fails."""
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{served.base}/api/health", timeout=3)
+
+    async def connect() -> None:
+        await websockets.connect(f"{served.ws_base}/ws/ABCDEF", ssl=ssl.create_default_context())
+
+    with pytest.raises(ssl.SSLCertVerificationError):
+        asyncio.run(connect())
+
+
+def test_the_certificate_and_key_in_one_file_need_no_keyfile(
+    pems: dict[str, Path], tmp_path: Path, client_context: ssl.SSLContext
+) -> None:
+    proc = ServeProcess(str(tmp_path / "t.db"), free_port(), "--ssl-certfile", str(pems["both"]), verify=client_context)
+    try:
+        assert httpx.get(f"{proc.base}/api/health", verify=client_context).status_code == 200
+    finally:
+        out = proc.stop()
+    assert f"open https://127.0.0.1:{proc.port}/" in out
+
+
+def refused(args: list[str], tmp_path: Path) -> tuple[int, str]:
+    """Run ``opentrix serve`` with a bad certificate option; it must stop before touching the store."""
+    db = tmp_path / "never.db"
+    cmd = [sys.executable, "-m", "opentrix.cli", "serve", "--port", str(free_port()), "--database", str(db), *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert not db.exists(), "a refused start created the database"
+    assert not done.stdout, done.stdout
+    return done.returncode, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--ssl-keyfile", "{key}"], "--ssl-keyfile needs --ssl-certfile"),
+        (["--ssl-certfile", "{dir}/missing.pem", "--ssl-keyfile", "{key}"], "cannot read the certificate"),
+        (["--ssl-certfile", "{cert}", "--ssl-keyfile", "{dir}/missing.pem"], "cannot read the key"),
+        (["--ssl-certfile", "{junk}", "--ssl-keyfile", "{key}"], "holds no PEM certificate"),
+        (["--ssl-certfile", "{key}", "--ssl-keyfile", "{cert}"], "holds no PEM certificate"),
+        (["--ssl-certfile", "{cert}", "--ssl-keyfile", "{junk}"], "holds no PEM private key"),
+        (["--ssl-certfile", "{cert}"], "holds no PEM private key"),
+        (["--ssl-certfile", "{cert}", "--ssl-keyfile", "{other_key}"], "is not the key of the certificate"),
+        (["--ssl-certfile", "{cert}", "--ssl-keyfile", "{encrypted_key}"], "is encrypted"),
+        (["--ssl-certfile", "{dir}", "--ssl-keyfile", "{key}"], "cannot read the certificate"),
+    ],
+)
+def test_a_bad_certificate_or_key_is_one_clear_line(
+    pems: dict[str, Path], tmp_path: Path, args: list[str], says: str
+) -> None:
+    names = {name: str(path) for name, path in pems.items()} | {"dir": str(tmp_path)}
+    code, out = refused([a.format(**names) for a in args], tmp_path)
+    assert code == 1
+    assert out.startswith("opentrix: ") and out.count("\n") == 1 and says in out, out
+
+
+@pytest.mark.browser
+def test_the_web_table_plays_over_https_in_chromium(served: ServeProcess, client_context: ssl.SSLContext) -> None:
+    """The page opens its WebSocket as wss:// when it was served over HTTPS (ws:// would be blocked as
+    mixed content), so a card can be played there."""
+    from playwright.sync_api import sync_playwright
+
+    from test_web_table import CHROMIUM, CHROMIUM_ARGS, DESKTOP, hand_cards, king_seed, play_until
+
+    r = httpx.post(
+        f"{served.base}/api/tables",
+        json={"name": "Lina", "bots": "random", "start": True, "seed": king_seed(0)},
+        verify=client_context,
+    )
+    assert r.status_code == 200, r.text
+    t = r.json()
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            # The throwaway authority is not in Chromium's store; the test trusts it as a host's friends
+            # trust a real one.
+            page = browser.new_context(**DESKTOP, ignore_https_errors=True, bypass_csp=True).new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.set_default_timeout(15000)
+            page.goto(f"{served.base}/t/{t['id']}#seat=0&token={t['token']}")
+            assert page.evaluate("location.protocol") == "https:"
+            page.wait_for_selector("#contract-dialog")  # the king chooses Queens, then plays a card
+            play_until(page, lambda: len(hand_cards(page)) < 13)
+        finally:
+            browser.close()
+    assert not errors, errors
