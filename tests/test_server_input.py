@@ -73,6 +73,7 @@ def test_creating_a_table_with_bad_options_says_what_is_wrong(server: LiveServer
         ({"seed": -1}, "'seed' must be a whole number from 0 to"),
         ({"seed": "7"}, "'seed' must be a whole number"),
         ({"start": "yes"}, "'start' must be true or false"),
+        ({"hints": "yes"}, "'hints' must be true or false"),
         ({"name": ""}, "1 to 40 characters"),
         ({"kingdom": 1}, 'unknown option "kingdom" (the options: name, rules,'),  # a typo is not ignored
         ([1, 2], "JSON object"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 import re
@@ -698,6 +699,47 @@ async def test_a_hint_is_the_hard_bots_move_for_a_player_against_bots(server: Li
     # Among friends, no hints.
     _, lina, omar, _ = await _lina_and_omar_playing(server)
     await lina.send({"type": "hint"})
-    assert await lina.error() == "hints are for tables where everyone else is a bot"
+    assert await lina.error() == "hints are for tables where everyone else is a bot, or whose host allowed them"
     for friend in (lina, omar):
         await friend.close()
+
+
+async def test_a_host_may_allow_hints_for_everyone_at_a_friends_table(server: LiveServer) -> None:
+    """A table for learning: with ``"hints": true`` each seated player may ask on his own turn, and the
+    hint reaches him alone (not the other player, nor a spectator). The option is public."""
+    t = server.create(name="Lina", bots="random", seed=31, kingdoms=1, hints=True)
+    assert server.info(t["id"])["options"]["hints"] is True
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    players = {0: await Player.join(server.ws_base, t["id"], t["token"])}
+    players[1] = await Player.join(server.ws_base, t["id"], r.json()["token"])
+    watcher = await Player.join(server.ws_base, t["id"])
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    assert r.status_code == 200, r.text
+
+    async def drain(p: Player) -> None:
+        with contextlib.suppress(TimeoutError):
+            while True:
+                await p.recv(0.1)
+
+    hinted: set[int] = set()
+    deadline = time.monotonic() + 60
+    while hinted != {0, 1}:  # each friend asks on his own turn, then plays the hint
+        assert time.monotonic() < deadline, "the table stopped moving"
+        for p in players.values():
+            await drain(p)
+        turn = next((p for p in players.values() if p.my_turn()), None)
+        if turn is None or turn.seat in hinted:
+            if turn is not None:
+                await turn.play_random(random.Random(1))
+            continue
+        assert turn.view is not None and turn.seat is not None
+        await turn.send({"type": "hint"})
+        hint = await turn.until(lambda m: m["type"] in ("hint", "error"))
+        assert hint["type"] == "hint" and hint["action"] in turn.view["legal_actions"], hint
+        hinted.add(turn.seat)
+        turn.acted.add(turn.state_key())
+        await turn.send({"type": "act", "action": hint["action"]})
+    await drain(watcher)
+    assert [sum(m["type"] == "hint" for m in p.messages) for p in (*players.values(), watcher)] == [1, 1, 0]
+    for p in (*players.values(), watcher):
+        await p.close()

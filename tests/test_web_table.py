@@ -498,6 +498,47 @@ def test_a_hint_against_bots_points_out_the_hard_bots_card(browser: Browser, ser
     page.context.close()
 
 
+def test_a_host_who_allows_hints_gives_them_to_friends_too(browser: Browser, server: LiveServer) -> None:
+    """Ticked on the front page for a friends' table, hints are said in the lobby's rules line and the
+    rules sheet, and every player at the table has the Hint button."""
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/?lang=en")
+    page.fill("#name", "Lina")
+    page.check("#hints")
+    page.click("#create-invite")
+    line = page.locator("[data-testid=lobby-rules]")
+    line.wait_for()
+    assert "· hints allowed" in line.inner_text()
+    code = page.url.rsplit("/", 1)[-1]
+    assert server.info(code)["options"]["hints"] is True
+    page.click("[data-cmd=rules-lobby]")
+    assert "The host allowed hints" in page.locator("[data-testid=rules]").inner_text()
+    r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Omar"}, timeout=10)
+    omar = new_page(browser, DESKTOP, errors)
+    omar.goto(f"{server.base}/t/{code}?lang=en#seat={r.json()['seat']}&token={r.json()['token']}")
+    omar.wait_for_selector("[data-testid=lobby]")
+    page.keyboard.press("Escape")
+    page.click("[data-cmd=start]")
+    for who in (page, omar):
+        who.wait_for_selector("[data-testid=hand] .card")
+        who.locator("[data-cmd=hint]").wait_for()
+    shot(omar, "hint-02-friends-table-allows-hints")
+    assert not errors, errors
+    page.context.close()
+    omar.context.close()
+    # Against bots the box is not sent: hints are there anyway.
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/?lang=en")
+    page.click("#play-bots")
+    page.wait_for_selector("[data-testid=hand] .card")
+    code = page.url.rsplit("/", 1)[-1]
+    assert "hints" not in server.info(code)["options"]
+    page.locator("[data-cmd=hint]").wait_for()
+    assert not errors, errors
+    page.context.close()
+
+
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_the_arabic_table_is_right_to_left(browser: Browser, server: LiveServer, device: str) -> None:
     errors: list[str] = []

@@ -105,6 +105,7 @@ CREATE_KEYS = (
     "complex",
     "kingdoms",
     "timer",
+    "hints",
     "bots",
     "seat",
     "seed",
@@ -114,7 +115,7 @@ CREATE_KEYS = (
 
 def new_table_spec(data: dict[str, Any]) -> NewTable:
     """Read a create-table request: ``{"name", "rules", "doubling", "partnership", "complex", "kingdoms",
-    "timer", "bots": [level per seat or for seats 1-3], "seat", "seed", "start"}``. Any other key is
+    "timer", "hints", "bots": [level per seat or for seats 1-3], "seat", "seed", "start"}``. Any other key is
     refused: a typo (``"kingdom": 1``) would otherwise make a full match without a word."""
     unknown = [k for k in data if k not in CREATE_KEYS]
     if unknown:
@@ -144,6 +145,7 @@ def new_table_spec(data: dict[str, Any]) -> NewTable:
         complex=_opt_bool(data, "complex"),
         kingdoms=_opt_int(data, "kingdoms", None),
         timer=_opt_int(data, "timer", 0) or 0,
+        hints=bool(_opt_bool(data, "hints")),
         bots=(levels[0], levels[1], levels[2], levels[3]),
         host_seat=host,
         seed=_seed(data),

@@ -50,6 +50,7 @@ class NewTable:
     complex: bool | None = None
     kingdoms: int | None = None
     timer: int = 0
+    hints: bool = False  # every player may ask for a hint (at a table of one player and bots, always)
     bots: tuple[str, str, str, str] = ("medium", "medium", "medium", "medium")
     host_seat: int = 0
     seed: int | None = None
@@ -340,6 +341,8 @@ class Hub:
             else:
                 seats.append(SeatRow(s, "bot" if spec.start else "open", "", spec.bots[s]))
         options: dict[str, Any] = {"timer": spec.timer}
+        if spec.hints:
+            options["hints"] = True
         if spec.local:
             options["local"] = True
         if spec.seed is not None:

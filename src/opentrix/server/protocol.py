@@ -8,8 +8,8 @@ Client → server (JSON objects, one per WebSocket text message):
   "no claim" | 0..66, "seat": int?}``: an action of the sender's seat.
 - ``{"type": "next"}``: ready for the next deal; ``{"type": "back"}``: take the seat back from the bot;
   ``{"type": "rematch"}``: once the match is over, play again with the same people (``Hub.rematch``);
-  ``{"type": "hint"}``: at a table where everyone else is a bot, what the hard bot would do in the
-  sender's place on his turn (``Table.hint``); ``{"type": "ping"}``.
+  ``{"type": "hint"}``: at a table where everyone else is a bot, or whose host allowed hints, what
+  the hard bot would do in the sender's place on his turn (``Table.hint``); ``{"type": "ping"}``.
 
 Server → client: ``welcome``, ``update`` (an event and the recipient's view), ``catchup``, ``error``, ``pong``,
 ``{"type": "hint", "action": "QS"}`` to the connection that asked (not a numbered event),

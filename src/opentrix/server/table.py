@@ -576,14 +576,15 @@ class Table:
 
     async def hint(self, conn: Connection) -> None:
         """What the hard bot would do in the player's place, thought out from his own view alone and
-        told to him alone. Only at a table where everyone else is a bot: among friends a hint would be
-        a fifth player's help. The table does not wait for it; a hint for a turn gone by is dropped."""
+        told to him alone. At a table where everyone else is a bot, or where the host allowed hints for
+        everyone (a table for learning): otherwise, among friends, a hint would be a fifth player's help
+        to one of them. The table does not wait for it; a hint for a turn gone by is dropped."""
         seat = conn.seat
         if seat is None:
             conn.send(error("hints are for players: take a seat first"))
             return
-        if any(s.kind == "human" for s in self.seats if s.seat != seat):
-            conn.send(error("hints are for tables where everyone else is a bot"))
+        if not self.options.get("hints") and any(s.kind == "human" for s in self.seats if s.seat != seat):
+            conn.send(error("hints are for tables where everyone else is a bot, or whose host allowed them"))
             return
         if self.status != "playing" or self.match.turn != seat or self.seats[seat].away:
             conn.send(error("a hint is for your own turn"))

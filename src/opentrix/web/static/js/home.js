@@ -64,6 +64,7 @@ export function mountHome(root) {
           <label class="check"><input type="checkbox" id="partnership" ${saved.partnership ? "checked" : ""}> ${t("home.partnership")}</label>
           <label class="check"><input type="checkbox" id="complex" ${complexAttrs(saved.rules || "classic")}> ${t("home.complex")}</label>
           <label class="field">${t("home.kingdoms")}${select("kingdoms", [["4", t("home.kingdoms.4")], ["1", t("home.kingdoms.1")]], String(saved.kingdoms || 4))}</label>
+          <label class="check"><input type="checkbox" id="hints" ${saved.hints ? "checked" : ""}> ${t("home.hints")}</label>
           <label class="field">${t("home.timer")}${select("timer", [["0", t("home.timer.0")], ["20", t("home.seconds", { n: 20 })], ["45", t("home.seconds", { n: 45 })], ["90", t("home.seconds", { n: 90 })]], String(saved.timer || 0))}</label>
           <div class="field" role="group" aria-labelledby="bots-label"><span id="bots-label">${t("home.bots")}</span><span style="display:flex;gap:6px">${[0, 1, 2].map((i) => select(`bot${i}`, levelOpts, bots[i], t("a11y.botseat", { label: t("home.bots"), name: botName(i + 1) }))).join("")}</span></div>
         </form>
@@ -82,7 +83,7 @@ export function mountHome(root) {
       name: q("name").value, rules: q("rules").value, doubling: q("doubling").value,
       // the preset's own Complex contract is not a choice to remember for the other presets
       partnership: q("partnership").checked, complex: q("complex").disabled ? Boolean(saved.complex) : q("complex").checked,
-      kingdoms: Number(q("kingdoms").value), timer: Number(q("timer").value),
+      kingdoms: Number(q("kingdoms").value), timer: Number(q("timer").value), hints: q("hints").checked,
       bots: [q("bot0").value, q("bot1").value, q("bot2").value],
     };
   }
@@ -108,6 +109,7 @@ export function mountHome(root) {
     const seed = new URLSearchParams(location.search).get("seed");
     if (seed !== null && /^\d{1,19}$/.test(seed)) body.seed = BigInt(seed); // every digit, not a rounded number
     if (prefs.complex) body.complex = true;
+    if (prefs.hints && !start) body.hints = true; // against bots a player always has hints
     if (prefs.doubling) body.doubling = prefs.doubling === "on";
     try {
       const res = await api("/api/tables", body);

@@ -404,10 +404,15 @@ export function mountTable(root, code) {
     return `<div class="statusbar">${parts.join("")}</div>`;
   }
 
-  /** Hints are offered to a seated player whose table has no other human in the match. */
+  /** Hints are offered to a seated player whose table has no other human in the match, or whose host
+   * allowed them for everyone. */
   function hintsHere() {
     return st.seat !== null && st.info.status === "playing" && !st.view.match_over
-      && st.info.seats.every((x) => x.seat === st.seat || x.kind !== "human");
+      && (hintsAllowed() || st.info.seats.every((x) => x.seat === st.seat || x.kind !== "human"));
+  }
+
+  function hintsAllowed() {
+    return Boolean(st.info && st.info.options && st.info.options.hints);
   }
 
   /** An action as a hint says it: "play Q♠", "name Queens", "double K♥", "pass". */
@@ -623,6 +628,7 @@ export function mountTable(root, code) {
     if (r.partnership) notes.push(t("rules.partners"));
     const timer = st.info && st.info.options && st.info.options.timer;
     if (timer) notes.push(t("rules.timernote", { n: timer }));
+    if (hintsAllowed()) notes.push(t("rules.hintsnote"));
     notes.push(t(`rules.win${team}`));
     notes.push(t(`rules.tie.${r.tiebreak || "extra_koh_deal"}${team}`));
     const body = `<div class="rules-sheet" data-testid="rules"><p>${escapeHtml(t("rules.intro", { n: kingdoms }))}</p><p>${escapeHtml(t("rules.tricks"))}</p>`
@@ -639,6 +645,7 @@ export function mountTable(root, code) {
     bits.push(t("rules.kingdoms", { n: r.kingdoms }));
     const timer = st.info.options && st.info.options.timer;
     if (timer) bits.push(t("rules.timer", { n: timer }));
+    if (hintsAllowed()) bits.push(t("rules.hints"));
     const open = st.drawer === "rules";
     return `<p class="rules-line" data-testid="lobby-rules">${escapeHtml(t("lobby.rules", { rules: bits.join(" · ") }))} <button class="btn small ghost" data-cmd="rules-lobby" aria-expanded="${open}" aria-controls="rules-drawer">${t("rules.title")}</button></p>`;
   }
