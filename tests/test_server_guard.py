@@ -15,6 +15,7 @@ import httpx
 import pytest
 import websockets
 
+import opentrix
 from opentrix.server.app import _address
 from opentrix.server.guard import RateLimiter, TokenBucket, same_origin
 from test_server_kit import LiveServer, Player, live_server
@@ -23,6 +24,7 @@ from test_server_kit import LiveServer, Player, live_server
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
     limits = {"create_rate": 0.01, "create_burst": 3, "miss_rate": 0.01, "miss_burst": 3}
+    limits |= {"upload_rate": 0.01, "upload_burst": 3}
     with live_server(tmp_path, message_rate=20.0, message_burst=10, hello_timeout=0.5, **limits) as s:
         yield s
 
@@ -48,6 +50,20 @@ def test_tables_created_from_one_address_are_limited(server: LiveServer) -> None
     assert made[-1].json()["error"].startswith("too many requests from your address")
     # a request that is not even read as one is a 400 as ever
     assert httpx.post(f"{server.base}/api/tables", content=b"{nope", timeout=10).status_code == 400
+
+
+def test_records_uploaded_for_replay_from_one_address_are_limited(server: LiveServer) -> None:
+    """Each upload replays a whole match: a client posting records without end is slowed down."""
+    record = (Path(opentrix.__file__).parent / "examples" / "classic-full-match.json").read_bytes()
+    sent = [httpx.post(f"{server.base}/api/replay", content=record, timeout=10) for _ in range(4)]
+    assert [r.status_code for r in sent] == [200, 200, 200, 429]
+    assert sent[0].json()["deals"] and sent[-1].json()["error"].startswith("too many requests from your address")
+
+
+def test_a_history_page_far_past_the_end_is_empty_not_an_error(server: LiveServer) -> None:
+    for offset in (10**6, 2**63, 10**30):
+        r = httpx.get(f"{server.base}/api/history", params={"offset": offset}, timeout=10)
+        assert r.status_code == 200 and r.json() == {"matches": []}, r.text
 
 
 async def test_guessing_table_codes_is_slowed_down(server: LiveServer) -> None:
@@ -98,6 +114,29 @@ async def test_another_sites_page_cannot_open_a_tables_socket(server: LiveServer
     async with websockets.connect(url, origin=websockets.Origin(own)) as ws:  # the server's own page
         await ws.send(json.dumps({"type": "hello", "token": t["token"]}))
         assert json.loads(await ws.recv())["type"] == "welcome"
+
+
+def test_another_sites_page_cannot_create_tables_or_take_seats(server: LiveServer) -> None:
+    """A form on another site posts without a CORS preflight; the browser names that site in Origin, and
+    every request that changes something is refused (nothing is made). The server's own pages, and
+    clients that are not browsers (no Origin), go on as before."""
+    before = len(server.app.state.hub.tables)
+    evil = {"origin": "https://evil.example", "content-type": "text/plain"}
+    r = httpx.post(f"{server.base}/api/tables", content='{"name": "X"}', headers=evil, timeout=10)
+    assert r.status_code == 403 and r.json() == {"error": "refused: this request comes from another site's page"}
+    assert r.headers["x-content-type-options"] == "nosniff"  # refused inside the security headers
+    assert len(server.app.state.hub.tables) == before
+    t = server.create(name="A")
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "B"}, headers=evil, timeout=10)
+    assert r.status_code == 403 and all(s["kind"] != "human" or s["name"] == "A" for s in server.info(t["id"])["seats"])
+    r = httpx.post(f"{server.base}/api/replay", content=b"{}", headers={"origin": "null"}, timeout=10)
+    assert r.status_code == 403  # a sandboxed page or a file: says null
+    own = {"origin": server.base}
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "B"}, headers=own, timeout=10)
+    assert r.status_code == 200, r.text
+    assert (
+        httpx.get(f"{server.base}/api/tables/{t['id']}", headers=evil, timeout=10).status_code == 200
+    )  # reading is open
 
 
 def test_pages_come_with_security_headers(server: LiveServer) -> None:

@@ -678,6 +678,16 @@ async def test_a_hint_is_the_hard_bots_move_for_a_player_against_bots(server: Li
     t = server.create(name="Lina", bots="random", start=True, seed=12, kingdoms=1)
     me = await Player.join(server.ws_base, t["id"], t["token"])
     watcher = await Player.join(server.ws_base, t["id"])
+    thinkers = server.app.state.hub.thinkers
+    searches: list[str] = []  # the hard bot's searches (the table's own bots are random)
+    think = thinkers.think
+
+    def counted(bot: Any, v: Any, legal: Any) -> Any:
+        if bot.name == "strong":
+            searches.append(bot.name)
+        return think(bot, v, legal)
+
+    thinkers.think = counted
     await me.until(lambda m: m["type"] == "update" and me.my_turn())
     await watcher.send({"type": "hint"})
     assert await watcher.error() == "hints are for players: take a seat first"
@@ -688,6 +698,12 @@ async def test_a_hint_is_the_hard_bots_move_for_a_player_against_bots(server: Li
         hint = await me.until(lambda m: m["type"] in ("hint", "error"))
         assert hint["type"] == "hint" and hint["action"] in legal, hint
         assert not any(m["type"] == "hint" for m in watcher.messages)
+        # Asked again for the same turn, it is told again without another search.
+        searched = len(searches)
+        for _ in range(3):
+            await me.send({"type": "hint"})
+            assert await me.until(lambda m: m["type"] in ("hint", "error")) == hint
+        assert len(searches) == searched
         await me.send({"type": "act", "action": hint["action"]})
         await me.send({"type": "hint"})  # handled after the move: the turn has passed on (unless it came back)
         answer = await me.until(lambda m: m["type"] in ("hint", "error"))

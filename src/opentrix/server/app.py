@@ -8,6 +8,7 @@ import functools
 import ipaddress
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from ..errors import shown
 from ..match import MAX_SEED
 from ..record import Record, RecordError
 from ..rules import PRESETS
-from .guard import RateLimiter, SecurityHeaders, TokenBucket, read_body, same_origin
+from .guard import RateLimiter, SameOriginWrites, SecurityHeaders, TokenBucket, read_body, same_origin
 from .hub import Hub, NewTable, clean_name, table_levels
 from .protocol import BadMessage, parse_action, parse_message, parse_seat
 from .protocol import error as error_message
@@ -37,6 +38,8 @@ log = logging.getLogger("opentrix.server")
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 BUSY = "too many requests from your address; wait a moment and try again"
+REPLAYS_KEPT = 64  # finished matches' replays kept ready (a few MB at most)
+MAX_OFFSET = 1 << 40  # the history's offset: far past any match, within every database's integers
 
 
 def _bad(message: str, status: int = 400) -> JSONResponse:
@@ -63,6 +66,11 @@ def _address(conn: Request | WebSocket) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
+
+
+def _json_bytes(value: Any) -> bytes:
+    """As JSONResponse writes it."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
 async def _json_body(request: Request, limit: int) -> dict[str, Any]:
@@ -175,11 +183,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="opentrix", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json"
     )
+    app.add_middleware(SameOriginWrites)  # inside SecurityHeaders: its refusals get the headers too
     app.add_middleware(SecurityHeaders)
     app.state.hub = hub
     creates = RateLimiter(settings.create_rate, settings.create_burst)
     sockets: dict[str, int] = {}  # open WebSockets per client address
     misses = RateLimiter(settings.miss_rate, settings.miss_burst)
+    uploads = RateLimiter(settings.upload_rate, settings.upload_burst)
+    # The replay of a finished match, as sent: a record never changes once finished, and replaying one
+    # costs tens of milliseconds, so a page many people open (or one client asking again and again)
+    # replays it once.
+    replays: OrderedDict[str, bytes] = OrderedDict()
 
     async def find(code: str, address: str) -> Any:
         """The table with this code; a client that keeps asking for codes that do not exist is made to
@@ -308,7 +322,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/history")
     async def history(limit: int = 50, offset: int = 0) -> dict[str, Any]:
         limit = max(1, min(limit, 200))
-        rows = await hub.store.run(hub.storage.list_finished, limit, max(0, offset))
+        offset = min(max(0, offset), MAX_OFFSET)  # past every match there is: none, not a database error
+        rows = await hub.store.run(hub.storage.list_finished, limit, offset)
         return {
             "matches": [
                 {
@@ -336,13 +351,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}/replay")
     async def replay(code: str) -> Response:
-        text = await hub.stored(hub.storage.get_record, code)
-        if text is None:
-            return _bad(f"no finished match at table {code!r}", 404)
-        return JSONResponse(replay_frames(Record.loads(text)))
+        key = code.upper()
+        frames = replays.get(key)
+        if frames is None:
+            text = await hub.stored(hub.storage.get_record, code)
+            if text is None:
+                return _bad(f"no finished match at table {code!r}", 404)
+            frames = await asyncio.to_thread(lambda: _json_bytes(replay_frames(Record.loads(text))))
+            replays[key] = frames
+            while len(replays) > REPLAYS_KEPT:
+                replays.popitem(last=False)
+        replays.move_to_end(key)
+        return Response(frames, media_type="application/json")
 
     @app.post("/api/replay")
     async def replay_upload(request: Request) -> Response:
+        if not uploads.take(_address(request)):
+            raise Busy
         body = await read_body(request.stream(), request.headers, settings.max_record, "record")
         try:
             frames = await asyncio.to_thread(lambda: replay_frames(Record.loads(body)))

@@ -182,4 +182,39 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-__all__ = ["RateLimiter", "SecurityHeaders", "TokenBucket", "read_body", "same_origin"]
+CROSS_SITE = b'{"error":"refused: this request comes from another site\'s page"}'
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class SameOriginWrites:
+    """ASGI middleware refusing a request that changes something (``POST``) from another site's page.
+
+    Tokens live in the page's local storage, not in cookies, so another site cannot act for a player;
+    but without this check any page a visitor opens could make his browser create tables or fill
+    open seats at a server he can reach, ``opentrix play`` on his own machine included (a form post
+    needs no CORS preflight). Browsers name the page in ``Origin``; scripts and curl send none and
+    pass, as for the WebSockets (``same_origin``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope.get("method", "GET") not in SAFE_METHODS:
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            if not same_origin(headers):
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 403,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(CROSS_SITE)).encode()),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": CROSS_SITE})
+                return
+        await self.app(scope, receive, send)
+
+
+__all__ = ["RateLimiter", "SameOriginWrites", "SecurityHeaders", "TokenBucket", "read_body", "same_origin"]

@@ -75,6 +75,9 @@ class Settings:
     miss_burst: int = 30
     message_rate: float = 30.0
     message_burst: int = 60
+    # Records uploaded to the replay viewer a second (each costs a replay of the whole match).
+    upload_rate: float = 0.5
+    upload_burst: int = 10
     # WebSockets open at once from one address (a household's players and spectators fit; 0: no limit).
     sockets_per_address: int = 64
     # Seconds a new WebSocket may take to say hello before it is closed (idle sockets hold resources).
@@ -85,4 +88,4 @@ class Settings:
 
     def without_limits(self) -> Settings:
         """These settings with every rate limit off (benchmarks, a trusted network)."""
-        return replace(self, create_rate=0.0, miss_rate=0.0, message_rate=0.0, sockets_per_address=0)
+        return replace(self, create_rate=0.0, miss_rate=0.0, message_rate=0.0, upload_rate=0.0, sockets_per_address=0)

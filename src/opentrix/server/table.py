@@ -255,6 +255,10 @@ class Table:
         self._bot_due: float | None = None
         self._thinking: asyncio.Future[tuple[int, Bot]] | None = None  # a bot's move being thought out
         self._hinting = False  # a hint is being thought out (one at a time)
+        # The last hint thought out (position, action): asked again for the same turn (a second tab, a
+        # reload, a client that keeps asking), it is told again without another search, so hints cost
+        # the bots' shared executor one search a turn at most.
+        self._last_hint: tuple[tuple[int, int], int] | None = None
         self._thinking_since = 0.0
         # A bot's move thought out (position, seat, action), played when the bot delay is over: bots think
         # during the delay, so how long a decision took (a redeal its hand could claim, a card to double)
@@ -595,6 +599,9 @@ class Table:
         if len(legal) == 1:
             conn.send(dumps({"type": "hint", "action": A.to_str(legal[0])}))
             return
+        if self._last_hint is not None and self._last_hint[0] == position:
+            conn.send(dumps({"type": "hint", "action": A.to_str(self._last_hint[1])}))
+            return
         if self._hinting:  # one at a time: a hint costs a hard bot's move of thinking
             conn.send(error("a hint is on its way"))
             return
@@ -607,6 +614,7 @@ class Table:
         if f.exception() is not None:
             conn.send(error("no hint this time: the bot could not think it out"))
         elif position == self._position():  # still the turn it was asked for
+            self._last_hint = (position, f.result()[0])
             conn.send(dumps({"type": "hint", "action": A.to_str(f.result()[0])}))
 
     async def next_deal(self, conn: Connection) -> None:
