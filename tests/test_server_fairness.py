@@ -66,6 +66,11 @@ async def test_a_seed_the_server_drew_stays_secret(server: LiveServer) -> None:
     assert me.table is not None and me.table["seed"] is None
     assert not any(str(drawn) in text for text in me.raw)
     await me.close()
+    # Drawn from the whole of the store's signed 64-bit column: a player's own 13 cards would single out
+    # a seed from 2**48 by brute force, not from 2**63 (the chance that ten draws all fall below 2**48
+    # is 2**-150).
+    seeds = [server.app.state.hub.tables[server.create(name="L", bots="random")["id"]].seed for _ in range(10)]
+    assert all(0 <= s < 2**63 for s in seeds) and max(seeds) >= 2**48
 
 
 def test_a_finished_match_put_away_still_says_whether_its_seed_was_chosen(server: LiveServer) -> None:

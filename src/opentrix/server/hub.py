@@ -29,6 +29,9 @@ from .thinking import thinkers_for
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
 CODE_LENGTH = 6
 MAX_TIMER = 600
+# A drawn seed fixes every hand of the match, and a player knows his own 13 cards: with as many seeds as
+# the store's signed 64-bit column holds, finding the seed from them is out of reach (2**48 was not).
+SEED_BITS = 63
 log = logging.getLogger("opentrix.server")
 
 T = TypeVar("T")
@@ -348,7 +351,7 @@ class Hub:
         if spec.seed is not None:
             # Whoever chose the seed can know every hand of the match: the table says so to all (``seeded``).
             options["seeded"] = True
-        seed = spec.seed if spec.seed is not None else secrets.randbits(48)
+        seed = spec.seed if spec.seed is not None else secrets.randbits(SEED_BITS)
         status = "playing" if spec.start else "lobby"
         return await self._open(rules, seed, options, spec.host_seat, seats, status), token
 
@@ -396,7 +399,7 @@ class Hub:
             status = "playing" if start else "lobby"
             heirs = {str(s.seat): s.token_hash for s in plan.seats if s.seat in tokens and s.token_hash is not None}
             options = {**plan.options, HEIRS: heirs}
-            new = await self._open(plan.rules, secrets.randbits(48), options, seat, seats, status)
+            new = await self._open(plan.rules, secrets.randbits(SEED_BITS), options, seat, seats, status)
         except Exception:
             log.exception("table %s: the rematch could not be made", table.id)
             with contextlib.suppress(TableError):
