@@ -210,10 +210,11 @@ def test_true_is_not_an_action_and_unknown_agents_are_named() -> None:
         env.observe("player_9")
     wrapped = trix_v0.env(mode="deal", contract="queens")  # PettingZoo's wrappers let True through
     wrapped.reset(seed=seed)
-    for junk in (True, np.bool_(True), 1.0, "3"):
-        with pytest.raises(IllegalActionError, match="action ids are ints"):
+    for junk in (True, np.bool_(True), 1.0, "3", 93, -1, np.int64(-1)):  # out of range: no assert to strip
+        with pytest.raises(IllegalActionError, match="action ids are ints from 0 to 92"):
             wrapped.step(junk)  # type: ignore[arg-type]
     assert wrapped.unwrapped.match.history == history
+    assert not any(wrapped.terminations.values())  # not taken for a legal-looking id's penalty
 
 
 def test_illegal_action_in_wrapped_env_ends_the_episode_with_a_penalty() -> None:

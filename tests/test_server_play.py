@@ -551,6 +551,37 @@ async def test_parking_never_strands_a_request_or_hands_a_table_back(tmp_path: P
         await hub.shutdown()
 
 
+async def test_the_sweeper_forgets_abandoned_lobbies_once_an_hour(tmp_path: Path) -> None:
+    """A lobby parked and untouched past ``forget_lobbies`` is deleted by the sweeper's hourly look; its
+    code then names no table. ``forget_lobbies=0`` keeps every table."""
+    from datetime import UTC, datetime, timedelta
+
+    from opentrix.server.storage import tables_t
+
+    hub = Hub(Settings(database=str(tmp_path / "t.db"), park_after=3600, forget_lobbies=60))
+    await hub.startup()
+    try:
+        t, _ = await hub.create(NewTable(name="A"))
+        t.empty_since = time.monotonic() - 7200
+        await hub.sweep()  # parked
+        with hub.storage.engine.begin() as conn:
+            conn.execute(
+                tables_t.update().where(tables_t.c.id == t.id).values(updated_at=datetime.now(UTC) - timedelta(hours=1))
+            )
+        now = time.monotonic()
+        assert await hub.forget_lobbies(now) == 1
+        assert await hub.find(t.id) is None and hub.storage.status(t.id) is None
+        assert await hub.forget_lobbies(now + 60) == 0  # not again within the hour
+    finally:
+        await hub.shutdown()
+    keep = Hub(Settings(database=str(tmp_path / "k.db"), forget_lobbies=0))
+    await keep.startup()
+    try:
+        assert await keep.forget_lobbies() == 0
+    finally:
+        await keep.shutdown()
+
+
 def _async_job(fn: Any, sleep: float = 0.0) -> Any:
     async def job() -> Any:
         await asyncio.sleep(sleep)

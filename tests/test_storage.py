@@ -166,6 +166,39 @@ def test_a_parked_table_is_taken_by_nobody_until_it_is_woken(storage: Storage) -
     assert storage.wake("NONE22", "d", 60) is None and storage.parked_local() == []
 
 
+def test_lobbies_parked_untouched_for_long_are_forgotten_and_nothing_else(storage: Storage) -> None:
+    """An invite nobody took up is deleted with its seats once parked and untouched for ``idle``
+    seconds; a started match, a lobby still loaded by a server, a recent one, and one woken since are
+    kept."""
+    from datetime import UTC, datetime, timedelta
+
+    from opentrix.server.storage import actions_t, seats_t, tables_t
+
+    for code, status in (("OLDL22", "lobby"), ("NEWL22", "lobby"), ("PLAY22", "playing"), ("HELD22", "lobby")):
+        storage.create_table(table_row(code, status), owner="a", lease=60)
+    storage.create_table(table_row("WOKE22", "lobby"), owner="a", lease=60)
+    storage.append_actions([("PLAY22", 0, 0, 5)])
+    storage.park(["OLDL22", "NEWL22", "PLAY22", "WOKE22"], "a")
+    month_ago = datetime.now(UTC) - timedelta(days=31)
+    with storage.engine.begin() as conn:
+        conn.execute(
+            tables_t.update()
+            .where(tables_t.c.id.in_(["OLDL22", "PLAY22", "HELD22", "WOKE22"]))
+            .values(updated_at=month_ago)
+        )
+    assert storage.wake("WOKE22", "b", 60) is not None  # opened again: in use
+    storage.park(["WOKE22"], "b")
+    assert storage.forget_lobbies(30 * 86400) == 1
+    assert storage.status("OLDL22") is None and storage.load_table("OLDL22") is None
+    with storage.engine.connect() as conn:
+        assert conn.execute(sa.select(seats_t).where(seats_t.c.table_id == "OLDL22")).first() is None
+        assert conn.execute(sa.select(actions_t).where(actions_t.c.table_id == "PLAY22")).first() is not None
+    for code in ("NEWL22", "PLAY22", "HELD22", "WOKE22"):
+        kept = storage.load_table(code)
+        assert kept is not None and len(kept.seats) == 4, code
+    assert storage.forget_lobbies(30 * 86400) == 0
+
+
 def test_a_long_host_name_still_fits_the_owner_column(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     """PostgreSQL refuses an owner longer than the column (SQLite would not notice)."""
     monkeypatch.setattr(socket, "gethostname", lambda: "ip-172-31-22-123.eu-west-1.compute.internal")

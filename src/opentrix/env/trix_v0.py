@@ -294,12 +294,13 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
 
 
 class ActionIdWrapper(wrappers.BaseWrapper[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
-    """Refuses what is not an action id (``True``, ``1.0``, ``"3"``) with the raw env's own error:
-    PettingZoo's wrappers let ``True`` through (it is in a ``Discrete`` space) and then fail on it
-    with NumPy's "truth value of an array" message."""
+    """Refuses what is not an action id (``True``, ``1.0``, ``"3"``, ``93``, ``-1``) with the raw env's
+    own error: PettingZoo's wrappers let ``True`` through (it is in a ``Discrete`` space) and then fail
+    on it with NumPy's "truth value of an array" message, and leave ids out of range to an ``assert``
+    (gone under ``python -O``, where ``-1`` would read the mask's last entry)."""
 
     def step(self, action: int | None) -> None:
-        if action is not None and not is_action_id(action):
+        if action is not None and not (is_action_id(action) and 0 <= int(action) < A.NUM_ACTIONS):
             raise illegal_action_error(self.unwrapped.match, action, self.agent_selection)
         super().step(action)
 

@@ -32,6 +32,7 @@ MAX_TIMER = 600
 # A drawn seed fixes every hand of the match, and a player knows his own 13 cards: with as many seeds as
 # the store's signed 64-bit column holds, finding the seed from them is out of reach (2**48 was not).
 SEED_BITS = 63
+FORGET_EVERY = 3600.0  # seconds between looks for lobbies left so long they are forgotten
 log = logging.getLogger("opentrix.server")
 
 T = TypeVar("T")
@@ -152,6 +153,7 @@ class Hub:
         self.thinkers = thinkers_for(settings.bot_processes)  # where the tables' bots think
         self.epoch = secrets.token_hex(4)  # changes with every server start: event numbers restart
         self._sweeper: asyncio.Task[None] | None = None
+        self._forgot_at = -float("inf")  # when abandoned lobbies were last looked for
         self._leaser: asyncio.Task[None] | None = None
         # The name this process holds its tables under in the store: its own, never shared by another
         # live server (a host name and a port are not unique: two addresses, two containers, a restart
@@ -269,8 +271,22 @@ class Hub:
             await asyncio.sleep(min(self.settings.sweep_every, self.settings.park_after / 2))
             try:
                 await self.sweep()
+                await self.forget_lobbies()
             except Exception:  # a store that failed once must not stop the sweeping for good
                 log.exception("sweeping tables failed; trying again later")
+
+    async def forget_lobbies(self, now: float | None = None) -> int:
+        """Once an hour, delete the tables never started and left parked for ``forget_lobbies``
+        seconds (``Storage.forget_lobbies``); returns how many."""
+        now = time.monotonic() if now is None else now
+        idle = self.settings.forget_lobbies
+        if idle <= 0 or now - self._forgot_at < FORGET_EVERY:
+            return 0
+        self._forgot_at = now
+        forgotten = await self.store.run(self.storage.forget_lobbies, idle)
+        if forgotten:
+            log.info("forgot %d tables whose match never started, parked for %.0f days", forgotten, idle / 86400)
+        return int(forgotten)
 
     async def find(self, table_id: str) -> Table | None:
         """The table, if this server plays it, waking it first if it was parked."""

@@ -66,6 +66,9 @@ class Settings:
     # Seconds between the hub's looks for finished tables nobody has open (let go from memory) and for
     # tables to park (at most park_after / 2 apart).
     sweep_every: float = 60.0
+    # Seconds a table whose match never started may stay parked before it is deleted (an invite
+    # nobody took up; 0: kept for ever). Opening it in the meantime counts as use.
+    forget_lobbies: float = 30 * 86400.0
     # Limits per client address, so that one client cannot wear the server down (0 turns one off):
     # tables created a second on average (a burst of create_burst at once), unknown table codes looked
     # up a second (codes are not to be guessed), and messages a second on one WebSocket.

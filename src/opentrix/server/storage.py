@@ -372,6 +372,26 @@ class Storage:
                 .values(owner=PARKED, lease_until=None)
             )
 
+    def forget_lobbies(self, idle: float) -> int:
+        """Delete the tables whose match never started, parked and untouched for ``idle`` seconds (an
+        invite nobody took up, or tables made and left): kept for ever, they would only grow the store.
+        Returns how many. A table someone opens is woken first (``wake`` marks it used), so it stays."""
+        stale = (
+            tables_t.delete()
+            .where(
+                tables_t.c.status == "lobby",
+                tables_t.c.owner == PARKED,
+                tables_t.c.updated_at < _now() - timedelta(seconds=idle),
+            )
+            .returning(tables_t.c.id)
+        )
+        with self.engine.begin() as conn:  # the tables first: one woken meanwhile is no longer matched
+            ids = list(conn.execute(stale).scalars())
+            for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
+                conn.execute(actions_t.delete().where(actions_t.c.table_id.in_(chunk)))
+                conn.execute(seats_t.delete().where(seats_t.c.table_id.in_(chunk)))
+        return len(ids)
+
     def holder(self, table_id: str) -> str | None:
         """Who holds a table (None: nobody, or no such table)."""
         with self.engine.connect() as conn:
@@ -390,7 +410,8 @@ class Storage:
             taken = conn.execute(
                 tables_t.update()
                 .where(tables_t.c.id == table_id, tables_t.c.owner == PARKED, active)
-                .values(owner=owner, lease_until=_now() + timedelta(seconds=lease))
+                # opened again: in use, so its lobby is not forgotten as abandoned (``forget_lobbies``)
+                .values(owner=owner, lease_until=_now() + timedelta(seconds=lease), updated_at=_now())
             )
             if taken.rowcount != 1:
                 return None
