@@ -310,7 +310,7 @@ def test_the_rules_sheet_says_what_this_tables_options_change(preset: str, said:
     sheet = sheet_of(Rules.preset(preset))
     for line in [
         "The first king is the player dealt the 7♥ in the first deal",
-        "he leads the first trick, or places the first card in Trix",
+        "the first card of the deal, in a trick or on the Trix rows, is his",
         "The highest total after the last deal wins.",
         *said,
     ]:

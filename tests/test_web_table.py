@@ -1209,7 +1209,7 @@ def test_a_newcomer_reads_the_tables_rules_in_english_and_arabic(browser: Browse
         "Each move has 30 seconds",
         "may double it",  # Denexa doubles
         "The first king is the player dealt the 7♥ in the first deal.",
-        "he leads the first trick, or places the first card in Trix",
+        "the first card of the deal, in a trick or on the Trix rows, is his",
         "When a kingdom is over it passes against the direction of play",
         "If the holder takes his own doubled card, he pays double and whoever led that trick gains its value",
         "In Trix, a player with all four 2s, or with three 2s and the 3 of the suit whose 2 he lacks",

@@ -625,7 +625,7 @@ def rules_help(v: View, g: Glyphs) -> Text:
         )
     t.append(
         f"The first king is the player dealt the {g.card(rules.first_king_card)} in the first deal, and the "
-        "king always plays first: he leads the first trick, or places the first card in Trix. Play goes "
+        "king always opens: the first card of the deal, in a trick or on the Trix rows, is his. Play goes "
         "counter-clockwise: the next player is on your right. In the "
         "trick contracts follow the suit led if you can; the highest card of that suit takes the trick "
         "and leads the next.\n\n"

@@ -94,7 +94,7 @@ const STRINGS = {
     "table.rules": "Rules", "rules.title": "How to play",
     "rules.intro": "A match is {n} kingdoms. In each, one player is king: before each deal of his kingdom he names a contract he has not named yet in it.",
     "rules.intro.one": "A match is one kingdom, with one king: before each of its deals he names a contract he has not named yet.",
-    "rules.firstking": "The first king is the player dealt the {card} in the first deal. The king always plays first: he leads the first trick, or places the first card in Trix.",
+    "rules.firstking": "The first king is the player dealt the {card} in the first deal. The king always opens: the first card of the deal, in a trick or on the Trix rows, is his.",
     "rules.againstplay": "When a kingdom is over it passes against the direction of play: the player who plays just before the king becomes the next king.",
     "rules.tricks": "In the trick contracts, follow the suit led if you can; the highest card of that suit takes the trick and leads the next.",
     "goal.king_of_hearts": "do not take the K♥: it costs {k}", "goal.queens": "each queen you take costs {q}",
