@@ -498,6 +498,33 @@ def test_a_hint_against_bots_points_out_the_hard_bots_card(browser: Browser, ser
     page.context.close()
 
 
+def test_the_tabs_title_says_when_the_table_waits_for_you(browser: Browser, server: LiveServer) -> None:
+    """A player in another tab sees from the tab's title that it is his turn; each screen names itself,
+    in the page's language."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(seat_url(server, t))
+    page.wait_for_selector("#contract-dialog")  # the king names the contract: his turn
+    assert page.title() == f"▶ Your turn · table {t['id']} — opentrix"
+    page.click("#lang-toggle")
+    page.wait_for_function("document.documentElement.dir === 'rtl'")
+    assert page.title() == f"▶ دورك · الطاولة {t['id']} — opentrix"
+    page.click("#lang-toggle")
+    lobby = server.create(name="Lina")  # a friends' table waiting for its players: nobody's turn
+    page.goto(f"{server.base}/t/{lobby['id']}?lang=en#seat=0&token={lobby['token']}")
+    page.wait_for_selector("[data-testid=lobby]")
+    assert page.title() == f"Table {lobby['id']} — opentrix"
+    page.click("a[href='/history']")
+    page.wait_for_url("**/history")
+    assert page.title() == "History — opentrix"
+    page.click("a[href='/']")
+    page.wait_for_selector("#create-form")
+    assert page.title() == "opentrix — Trix, the game of kingdoms"
+    assert not errors, errors
+    page.context.close()
+
+
 def test_a_host_who_allows_hints_gives_them_to_friends_too(browser: Browser, server: LiveServer) -> None:
     """Ticked on the front page for a friends' table, hints are said in the lobby's rules line and the
     rules sheet, and every player at the table has the Hint button."""

@@ -12,11 +12,21 @@ let unmount = null;
 
 let shown = null; // the address of the screen on show
 
+/** The tab's title for the screen on show; a table keeps its own up to date (whose turn it is). */
+function screenTitle() {
+  const path = location.pathname;
+  if (path === "/history") return t("title.page", { page: t("nav.history") });
+  if (path.startsWith("/replay")) return t("title.page", { page: t("nav.replay") });
+  const m = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
+  return m ? t("title.table", { code: m[1].toUpperCase() }) : t("title.home");
+}
+
 function route() {
   shown = location.pathname + location.search;
   if (unmount) unmount();
   unmount = null;
   root.innerHTML = "";
+  document.title = screenTitle();
   const path = location.pathname;
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/))) unmount = mountTable(root, m[1]);
@@ -51,6 +61,8 @@ window.addEventListener("popstate", () => {
   history.pushState(null, "", shown); // still the screen on show: asking does not change it
 });
 document.getElementById("lang-toggle").addEventListener("click", () => setLang(lang === "ar" ? "en" : "ar"));
+// Before the screens' own listeners (registered when they mount): a table then puts its turn back.
+window.addEventListener("langchange", () => { document.title = screenTitle(); });
 
 applyLang();
 route();

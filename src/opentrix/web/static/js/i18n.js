@@ -4,6 +4,8 @@
 const STRINGS = {
   en: {
     "nav.new": "New table", "nav.history": "History", "nav.replay": "Replay",
+    "title.home": "opentrix — Trix, the game of kingdoms", "title.page": "{page} — opentrix",
+    "title.table": "Table {code} — opentrix", "title.yourturn": "▶ Your turn · table {code} — opentrix",
     "lang.other": "عربي",
     "home.title": "Trix, the game of kingdoms",
     "home.tagline": "Play against bots at once, or invite three friends to your table.",
@@ -136,6 +138,8 @@ const STRINGS = {
   },
   ar: {
     "nav.new": "طاولة جديدة", "nav.history": "السجل", "nav.replay": "إعادة",
+    "title.home": "opentrix — تركس، لعبة الممالك", "title.page": "{page} — opentrix",
+    "title.table": "الطاولة {code} — opentrix", "title.yourturn": "▶ دورك · الطاولة {code} — opentrix",
     "lang.other": "English",
     "home.title": "تركس، لعبة الممالك",
     "home.tagline": "العب فوراً ضد الروبوتات، أو ادعُ ثلاثة أصدقاء إلى طاولتك.",

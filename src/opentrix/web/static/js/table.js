@@ -282,6 +282,7 @@ export function mountTable(root, code) {
 
   function render() {
     if (st.closed) return;
+    document.title = titleText();
     if (st.finishedOnly) { rerender(root, finishedOnlyHTML()); return; }
     if (!st.info || !st.view) {
       rerender(root, `<div class="page"><p>${t("table.waiting")}</p></div>`);
@@ -296,6 +297,15 @@ export function mountTable(root, code) {
     fitDialog();
     settleFocus(was);
     updateTimer(root, st);
+  }
+
+  /** The tab says when the player must act, so a player who went to another tab (friends are slow to
+   *  play, or the bots' turn is long) sees from there that the table waits for him. */
+  function titleText() {
+    const v = st.view;
+    const mine = st.info && v && st.info.status === "playing" && st.seat !== null && !v.match_over
+      && v.turn === st.seat && (v.legal_actions || []).length > 0;
+    return t(mine ? "title.yourturn" : "title.table", { code: st.code.toUpperCase() });
   }
 
   /** A question asked at the table fills the felt down to the top of the hand, never over it: the
