@@ -169,6 +169,14 @@ def test_the_limiters_themselves() -> None:
     assert same_origin({"origin": "http://example.org:8000", "host": "example.org:8000"})
     assert not same_origin({"origin": "https://evil.example", "host": "example.org"})
     assert same_origin({"host": "example.org"})  # not a browser: no Origin
+    # the port a scheme implies may be named by a proxy, or left out by the browser
+    assert same_origin({"origin": "https://x.org", "host": "x.org:443"})
+    assert same_origin({"origin": "http://x.org:80", "host": "x.org"})
+    assert same_origin({"origin": "http://[::1]:8000", "host": "[::1]:8000"})
+    assert not same_origin({"origin": "https://x.org", "host": "x.org:80"})
+    assert not same_origin({"origin": "http://x.org", "host": "x.org:8000"})
+    assert not same_origin({"origin": "https://x.org", "host": "x.org:99999x"})
+    assert not same_origin({"origin": "null", "host": "x.org"})
 
 
 async def test_pinging_does_not_put_off_the_hello(server: LiveServer) -> None:

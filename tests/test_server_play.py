@@ -551,6 +551,66 @@ async def test_parking_never_strands_a_request_or_hands_a_table_back(tmp_path: P
         await hub.shutdown()
 
 
+async def test_a_hint_still_thought_out_for_a_turn_gone_by_does_not_hold_up_the_next_players(
+    server: LiveServer,
+) -> None:
+    """Lina asks for a hint and plays before it comes (her search is made slow here); Omar, now to act,
+    still gets his own hint, and Lina's late one is dropped."""
+    t = server.create(name="Lina", bots="random", seed=31, kingdoms=1, hints=True)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    omar = await Player.join(server.ws_base, t["id"], r.json()["token"])
+    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    thinkers = server.app.state.hub.thinkers
+    think = thinkers.think
+    slowed: list[int] = []
+
+    def slow_first_hint(bot: Any, v: Any, legal: Any) -> Any:
+        thought = think(bot, v, legal)
+        if bot.name != "strong" or slowed:
+            return thought
+        slowed.append(v.seat)
+        loop = asyncio.get_running_loop()
+        late = loop.create_future()
+        thought.add_done_callback(lambda f: loop.call_later(5, late.set_result, f.result()))
+        return late
+
+    thinkers.think = slow_first_hint
+    rng = random.Random(0)
+
+    async def drain() -> None:
+        for p in (lina, omar):
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    await p.recv(0.05)
+
+    async def until_to_act(p: Player) -> None:
+        deadline = time.monotonic() + 30
+        while not (p.my_turn() and len(p.view["legal_actions"]) > 1):  # type: ignore[index]
+            assert time.monotonic() < deadline, "the table stopped moving"
+            for q in (lina, omar):
+                if q is not p:
+                    await q.play_random(rng)
+            await drain()
+
+    await until_to_act(lina)
+    await lina.send({"type": "hint"})
+    await asyncio.sleep(0.2)
+    lina.acted.add(lina.state_key())
+    await lina.send({"type": "act", "action": lina.view["legal_actions"][0]})  # type: ignore[index]
+    await drain()
+    await until_to_act(omar)
+    await omar.send({"type": "hint"})
+    answer = await omar.until(lambda m: m["type"] in ("hint", "error"), timeout=4)  # before Lina's comes
+    assert answer["type"] == "hint" and answer["action"] in omar.view["legal_actions"], answer  # type: ignore[index]
+    assert slowed == [lina.seat]
+    await asyncio.sleep(5.5)
+    await drain()
+    assert not any(m["type"] == "hint" for m in lina.messages)  # hers came for a turn gone by
+    for p in (lina, omar):
+        await p.close()
+
+
 async def test_the_sweeper_forgets_abandoned_lobbies_once_an_hour(tmp_path: Path) -> None:
     """A lobby parked and untouched past ``forget_lobbies`` is deleted by the sweeper's hourly look; its
     code then names no table. ``forget_lobbies=0`` keeps every table."""

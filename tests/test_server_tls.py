@@ -48,6 +48,16 @@ def pems(ca: trustme.CA, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     )
     paths["both"].write_bytes(cert.private_key_and_cert_chain_pem.bytes())
     paths["junk"].write_text("not a certificate\n")
+    # another kind of key: an EC certificate's, against this RSA certificate
+    ec = trustme.CA(key_type=trustme.KeyType.ECDSA).issue_cert("127.0.0.1")
+    paths["ec_key"] = d / "ec_key.pem"
+    ec.private_key_pem.write_to_path(str(paths["ec_key"]))
+    # a certificate issued by an intermediate authority: the chain file holds both, the server's first
+    chained = ca.create_child_ca().issue_cert("127.0.0.1")
+    paths["chain"], paths["chain_key"], paths["chain_backwards"] = (d / f"{n}.pem" for n in ("chain", "ck", "cb"))
+    paths["chain"].write_bytes(b"".join(pem.bytes() for pem in chained.cert_chain_pems))
+    paths["chain_backwards"].write_bytes(b"".join(pem.bytes() for pem in reversed(chained.cert_chain_pems)))
+    chained.private_key_pem.write_to_path(str(paths["chain_key"]))
     return paths
 
 
@@ -123,6 +133,27 @@ def test_the_certificate_and_key_in_one_file_need_no_keyfile(
     assert f"open https://127.0.0.1:{proc.port}/" in out
 
 
+def test_a_chain_file_is_served_whole(pems: dict[str, Path], tmp_path: Path, ca: trustme.CA) -> None:
+    """A certificate from an intermediate authority comes with it in one file (as Let's Encrypt's
+    fullchain.pem does): a client that trusts only the root still trusts the server."""
+    trusting = ssl.create_default_context()
+    ca.configure_trust(trusting)
+    proc = ServeProcess(
+        str(tmp_path / "t.db"),
+        free_port(),
+        "--ssl-certfile",
+        str(pems["chain"]),
+        "--ssl-keyfile",
+        str(pems["chain_key"]),
+        verify=trusting,
+    )
+    try:
+        assert httpx.get(f"{proc.base}/api/health", verify=trusting).json()["ok"]
+    finally:
+        out = proc.stop()
+    assert "--public-url https://NAME:PORT" in out  # the address it prints names no certificate's name
+
+
 def refused(args: list[str], tmp_path: Path) -> tuple[int, str]:
     """Run ``opentrix serve`` with a bad certificate option; it must stop before touching the store."""
     db = tmp_path / "never.db"
@@ -146,6 +177,11 @@ def refused(args: list[str], tmp_path: Path) -> tuple[int, str]:
         (["--ssl-certfile", "{cert}", "--ssl-keyfile", "{other_key}"], "is not the key of the certificate"),
         (["--ssl-certfile", "{cert}", "--ssl-keyfile", "{encrypted_key}"], "is encrypted"),
         (["--ssl-certfile", "{dir}", "--ssl-keyfile", "{key}"], "cannot read the certificate"),
+        (["--ssl-certfile", "{cert}", "--ssl-keyfile", "{ec_key}"], "is not the key of the certificate"),
+        (
+            ["--ssl-certfile", "{chain_backwards}", "--ssl-keyfile", "{chain_key}"],
+            "the server's own certificate comes first",
+        ),
     ],
 )
 def test_a_bad_certificate_or_key_is_one_clear_line(

@@ -197,6 +197,8 @@ def test_lobbies_parked_untouched_for_long_are_forgotten_and_nothing_else(storag
         kept = storage.load_table(code)
         assert kept is not None and len(kept.seats) == 4, code
     assert storage.forget_lobbies(30 * 86400) == 0
+    storage.park(["HELD22"], "a")  # loaded until now (a tab open a month, nothing written): unused from now
+    assert storage.forget_lobbies(30 * 86400) == 0 and storage.status("HELD22") == "lobby"
 
 
 def test_a_long_host_name_still_fits_the_owner_column(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:

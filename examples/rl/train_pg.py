@@ -225,7 +225,8 @@ def main() -> None:
     next_report = start + 30
     while matches < args.matches if args.matches is not None else time.perf_counter() < deadline:
         batch = []
-        for _ in range(args.batch):
+        size = args.batch if args.matches is None else min(args.batch, args.matches - matches)
+        for _ in range(size):
             total, steps, returns = play(env, policy, 1_000_000 + matches, False, rng)
             batch.append((steps, returns))
             recent.append(total)

@@ -121,8 +121,11 @@ def check_tls(certfile: Path | None, keyfile: Path | None) -> Tls | None:
     try:
         context.load_cert_chain(certfile, keyfile)
     except ssl.SSLError as e:
-        if e.reason == "KEY_VALUES_MISMATCH":
-            raise _fail(f"{str(key_path)!r} is not the key of the certificate {str(certfile)!r}") from None
+        if e.reason in ("KEY_VALUES_MISMATCH", "NO_CERTIFICATE_ASSIGNED"):  # another key; another kind of key
+            raise _fail(
+                f"{str(key_path)!r} is not the key of the certificate {str(certfile)!r}"
+                " (in a chain file the server's own certificate comes first)"
+            ) from None
         raise _fail(
             f"cannot use the certificate {str(certfile)!r} with the key {str(key_path)!r}: {e.reason or e}"
         ) from None
@@ -339,7 +342,8 @@ def serve(
         bool,
         typer.Option(
             "--no-rate-limits",
-            help="lift the limits on tables created, unknown codes tried and messages sent per client address",
+            help="lift the limits on tables created, unknown codes tried, messages sent and records uploaded"
+            " per client address",
         ),
     ] = False,
     forwarded_allow_ips: Annotated[
@@ -414,6 +418,11 @@ def serve(
             typer.echo(f"opentrix: friends open {base}/ (invite links name it)")
         elif host in ("127.0.0.1", "localhost", "::1"):
             typer.echo("opentrix: only this machine can reach it; --host 0.0.0.0 lets friends on your network in")
+        if tls and public_url is None:
+            typer.echo(
+                "opentrix: browsers check the certificate against the address they open: give it with"
+                " --public-url https://NAME:PORT so that invite links name it"
+            )
         await serving
 
     _serve_until_stopped(main)

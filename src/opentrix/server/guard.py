@@ -128,7 +128,22 @@ def same_origin(headers: Any) -> bool:
     if not origin:
         return True
     host = str(headers.get("host") or "").lower()
-    return urlsplit(str(origin)).netloc.lower() == host
+    page = urlsplit(str(origin))
+    if page.netloc.lower() == host:
+        return True
+    # The same place said two ways: a proxy may name the port that the scheme implies (x.org:443
+    # for https://x.org), which a browser's Origin leaves out, or the other way round.
+    default = {"http": 80, "https": 443}.get(page.scheme)
+    try:
+        named = urlsplit(f"//{host}")
+        return (
+            default is not None
+            and page.hostname is not None
+            and page.hostname == named.hostname
+            and (page.port or default) == (named.port or default)
+        )
+    except ValueError:  # a port that is not a number
+        return False
 
 
 # Pages may load only this server's scripts and styles, open sockets only back to it, and not be

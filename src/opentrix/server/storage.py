@@ -369,7 +369,8 @@ class Storage:
             conn.execute(
                 tables_t.update()
                 .where(tables_t.c.id.in_(ids), tables_t.c.owner == owner)
-                .values(owner=PARKED, lease_until=None)
+                # from now on it lies unused: how long, ``forget_lobbies`` counts from here
+                .values(owner=PARKED, lease_until=None, updated_at=_now())
             )
 
     def forget_lobbies(self, idle: float) -> int:

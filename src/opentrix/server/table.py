@@ -254,7 +254,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._bot_due: float | None = None
         self._thinking: asyncio.Future[tuple[int, Bot]] | None = None  # a bot's move being thought out
-        self._hinting = False  # a hint is being thought out (one at a time)
+        self._hinting: tuple[int, int] | None = None  # the turn a hint is being thought out for
         # The last hint thought out (position, action): asked again for the same turn (a second tab, a
         # reload, a client that keeps asking), it is told again without another search, so hints cost
         # the bots' shared executor one search a turn at most.
@@ -602,15 +602,18 @@ class Table:
         if self._last_hint is not None and self._last_hint[0] == position:
             conn.send(dumps({"type": "hint", "action": A.to_str(self._last_hint[1])}))
             return
-        if self._hinting:  # one at a time: a hint costs a hard bot's move of thinking
+        if self._hinting == position:  # one search a turn: a hint costs a hard bot's move of thinking
             conn.send(error("a hint is on its way"))
             return
-        self._hinting = True
+        # (A search still running for a turn gone by, asked for by a player who has played since, is
+        # let finish and its answer dropped: it does not hold up the hint of the player now to act.)
+        self._hinting = position
         bot = make_bot(HINT_LEVEL, seed=f"{self.seed}:hint:{seat}:{position}")
         self._think(bot, v, legal, lambda f: self._hint_done(conn, position, f))
 
     async def _hint_done(self, conn: Connection, position: tuple[int, int], f: asyncio.Future[tuple[int, Bot]]) -> None:
-        self._hinting = False
+        if self._hinting == position:
+            self._hinting = None
         if f.exception() is not None:
             conn.send(error("no hint this time: the bot could not think it out"))
         elif position == self._position():  # still the turn it was asked for
