@@ -811,6 +811,46 @@ async def test_a_hint_is_the_hard_bots_move_for_a_player_against_bots(server: Li
         await friend.close()
 
 
+async def test_friends_chat_at_their_table_and_a_newcomer_reads_what_was_said(server: LiveServer) -> None:
+    """A seated player's message reaches every seat and spectator, cleaned of invisible characters;
+    spectators may read, not write; a bad, empty, long or too fast message is refused to its sender
+    alone; whoever arrives later gets the last messages in the welcome."""
+    t, lina, omar, _ = await _lina_and_omar_playing(server)
+    watcher = await Player.join(server.ws_base, t["id"])
+    await lina.send({"type": "chat", "text": "  ahlan\u200b   ya   Omar  "})
+    for p in (lina, omar, watcher):
+        said = await p.until(lambda m: m["type"] == "chat")
+        assert said["message"]["seat"] == 0 and said["message"]["name"] == "Lina"
+        assert said["message"]["text"] == "ahlan ya Omar" and isinstance(said["message"]["at"], int)
+    await watcher.send({"type": "chat", "text": "hi"})
+    assert await watcher.error() == "spectators cannot chat: take a seat first"
+    for bad, why in (
+        ({"type": "chat", "text": 5}, "a chat message is text"),
+        ({"type": "chat", "text": " \u200b "}, "a chat message needs something to say"),
+        ({"type": "chat", "text": "x" * 201}, "a chat message has at most 200 characters, not 201"),
+        ({"type": "chat", "text": "a\u0000b"}, "a chat message cannot contain control characters"),
+    ):
+        await omar.send(bad)
+        assert (await omar.error()).startswith(why)
+    for i in range(6):  # five in ten seconds, then the sixth is refused
+        await omar.send({"type": "chat", "text": f"yalla {i}"})
+    assert await omar.error() == "you are chatting too fast: at most 5 messages in 10 seconds"
+    await asyncio.sleep(0.3)
+    for p in (lina, omar, watcher):
+        with contextlib.suppress(TimeoutError):
+            while True:
+                await p.recv(0.1)
+        texts = [m["message"]["text"] for m in p.messages if m["type"] == "chat"]
+        assert texts == ["ahlan ya Omar"] + [f"yalla {i}" for i in range(5)], texts
+        assert not any("yalla" in e or "ahlan" in e for e in p.errors)
+    late = await Player.join(server.ws_base, t["id"])
+    welcome = late.messages[0]
+    assert welcome["type"] == "welcome"
+    assert [m["text"] for m in welcome["chat"]] == ["ahlan ya Omar"] + [f"yalla {i}" for i in range(5)]
+    for p in (lina, omar, watcher, late):
+        await p.close()
+
+
 async def test_a_host_may_allow_hints_for_everyone_at_a_friends_table(server: LiveServer) -> None:
     """A table for learning: with ``"hints": true`` each seated player may ask on his own turn, and the
     hint reaches him alone (not the other player, nor a spectator). The option is public."""

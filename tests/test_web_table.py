@@ -498,6 +498,59 @@ def test_a_hint_against_bots_points_out_the_hard_bots_card(browser: Browser, ser
     page.context.close()
 
 
+def test_friends_chat_at_the_table(browser: Browser, server: LiveServer) -> None:
+    """Lina writes in the chat; Omar is told in a note and by the Chat button's count, and reads it when
+    he opens the chat; a message typed while the table redraws is not lost; a table against bots has
+    no chat button."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", seed=king_seed(2), kingdoms=1)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
+    omar_seat = r.json()
+    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    lina = new_page(browser, DESKTOP, errors)
+    lina.goto(seat_url(server, t))
+    omar = new_page(browser, PHONE, errors)
+    omar.goto(f"{server.base}/t/{t['id']}?lang=en#seat={omar_seat['seat']}&token={omar_seat['token']}")
+    for page in (lina, omar):
+        page.wait_for_selector("[data-testid=hand] .card")
+    lina.click("[data-cmd=chat]")
+    lina.locator("#chat-input").wait_for()
+    assert lina.evaluate("document.activeElement.id") == "chat-input"  # ready to write in
+    assert "Nothing said yet." in lina.locator("#chat-drawer").inner_text()
+    lina.keyboard.type("Ahlan <b>Omar</b>, yalla!")
+    lina.keyboard.press("Enter")
+    lina.locator("[data-testid=chat-log] li").wait_for()
+    assert (
+        lina.locator("[data-testid=chat-log] li").inner_text() == "Lina Ahlan <b>Omar</b>, yalla!"
+    )  # text, not markup
+    assert lina.locator("#chat-input").input_value() == ""
+    omar.locator("[data-cmd=chat]", has_text="Chat (1 new)").wait_for()
+    shot(omar, "chat-01-unread-on-a-phone")
+    omar.click("[data-cmd=chat]")
+    assert omar.locator("[data-testid=chat-log] li").inner_text() == "Lina Ahlan <b>Omar</b>, yalla!"
+    assert omar.locator("[data-cmd=chat]").inner_text() == "Chat"
+    omar.fill("#chat-input", "Marhaba")
+    omar.press("#chat-input", "Enter")
+    lina.locator("[data-testid=chat-log] li").nth(1).wait_for()
+    shot(lina, "chat-02-two-messages")
+    omar.reload()  # what was said is still there after a reload
+    omar.wait_for_selector("[data-testid=hand] .card")
+    omar.click("[data-cmd=chat]")
+    assert omar.locator("[data-testid=chat-log] li").all_inner_texts() == [
+        "Lina Ahlan <b>Omar</b>, yalla!",
+        "Omar Marhaba",
+    ]
+    assert not errors, errors
+    for page in (lina, omar):
+        page.context.close()
+    alone = server.create(name="Lina", bots="random", start=True)
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(seat_url(server, alone))
+    page.wait_for_selector("[data-testid=hand] .card")
+    assert page.locator("[data-cmd=chat]").count() == 0
+    page.context.close()
+
+
 def test_the_tabs_title_says_when_the_table_waits_for_you(browser: Browser, server: LiveServer) -> None:
     """A player in another tab sees from the tab's title that it is his turn; each screen names itself,
     in the page's language."""

@@ -26,7 +26,7 @@ from ..match import MAX_SEED
 from ..record import Record, RecordError
 from ..rules import PRESETS
 from .guard import RateLimiter, SameOriginWrites, SecurityHeaders, TokenBucket, read_body, same_origin
-from .hub import Hub, NewTable, clean_name, table_levels
+from .hub import Hub, NewTable, clean_chat, clean_name, table_levels
 from .protocol import BadMessage, parse_action, parse_message, parse_seat
 from .protocol import error as error_message
 from .replay import replay_frames
@@ -467,6 +467,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         table.post(lambda: table.next_deal(conn))
                     elif msg.type == "back":
                         table.post(lambda: table.take_back(conn))
+                    elif msg.type == "chat":
+                        if conn.seat is None:  # answered here, as a spectator's move is
+                            raise BadMessage("spectators cannot chat: take a seat first")
+                        said = clean_chat(msg.data.get("text"))
+                        table.post(functools.partial(table.chat, conn, said))
                     elif msg.type == "hint":
                         table.post(lambda: table.hint(conn))
                     elif msg.type == "rematch":

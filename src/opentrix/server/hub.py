@@ -21,6 +21,7 @@ from ..bots import EXTERNAL, bot_names
 from ..rules import PRESETS, Rules, RulesError
 from .asyncstore import AsyncStore
 from .owner import dead_here, process_name
+from .protocol import BadMessage
 from .settings import Settings, database_url
 from .storage import PARKED, SeatRow, Storage, TableRow, store_reason
 from .table import HEIRS, Table, TableError, new_token, rules_for, token_hash
@@ -140,6 +141,24 @@ def clean_name(name: str) -> str:
     if unicodedata.normalize("NFKC", name)[:4].casefold() == "bot:":  # "Bot：hard" (a full-width colon) too
         raise TableError("a player's name cannot begin with 'bot:' (that is how bots are named in the records)")
     return name
+
+
+CHAT_LENGTH = 200  # characters in one chat message
+
+
+def clean_chat(text: object) -> str:
+    """A chat message as shown to the table (invisible characters out, runs of white space one space),
+    or BadMessage saying what is wrong with it."""
+    if not isinstance(text, str):
+        raise BadMessage('a chat message is text: {"type": "chat", "text": "..."}')
+    text = " ".join(_visible(text).split())
+    if not text:
+        raise BadMessage("a chat message needs something to say")
+    if len(text) > CHAT_LENGTH:
+        raise BadMessage(f"a chat message has at most {CHAT_LENGTH} characters, not {len(text)}")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
+        raise BadMessage("a chat message cannot contain control characters")
+    return text
 
 
 class Hub:

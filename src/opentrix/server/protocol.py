@@ -9,10 +9,13 @@ Client → server (JSON objects, one per WebSocket text message):
 - ``{"type": "next"}``: ready for the next deal; ``{"type": "back"}``: take the seat back from the bot;
   ``{"type": "rematch"}``: once the match is over, play again with the same people (``Hub.rematch``);
   ``{"type": "hint"}``: at a table where everyone else is a bot, or whose host allowed hints, what
-  the hard bot would do in the sender's place on his turn (``Table.hint``); ``{"type": "ping"}``.
+  the hard bot would do in the sender's place on his turn (``Table.hint``); ``{"type": "chat",
+  "text": "..."}``: a seated player's message to the table (``Table.chat``); ``{"type": "ping"}``.
 
 Server → client: ``welcome``, ``update`` (an event and the recipient's view), ``catchup``, ``error``, ``pong``,
 ``{"type": "hint", "action": "QS"}`` to the connection that asked (not a numbered event),
+``{"type": "chat", "message": {"seat", "name", "text", "at"}}`` to everyone at the table (not a numbered
+event; ``welcome`` carries the last ones as ``chat``),
 ``{"type": "watching", "spectators": int}`` when the number watching changed (not a numbered event;
 at most one every two seconds), and ``{"type": "rematch", "code": str, "seat": int, "token": str, "by": int}``
 to a player's own connections only: his seat token at the rematch that ``by`` asked for (everyone sees
@@ -28,7 +31,7 @@ from typing import Any
 from .. import actions as A
 from ..errors import shown
 
-CLIENT_TYPES = ("hello", "act", "next", "back", "rematch", "hint", "ping")
+CLIENT_TYPES = ("hello", "act", "next", "back", "rematch", "hint", "chat", "ping")
 
 
 class BadMessage(ValueError):

@@ -43,6 +43,8 @@ log = logging.getLogger("opentrix.server")
 
 T = TypeVar("T")
 EVENTS_KEPT = 256
+CHAT_KEPT = 50  # chat messages a table keeps for those who arrive or come back (in memory only)
+CHAT_RATE = (5, 10.0)  # at most 5 chat messages from one seat in 10 seconds
 WATCHING_EVERY = 2.0  # seconds between two messages telling the table how many are watching
 OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
 _DOUBLING_ACTIONS = frozenset(a for a in range(A.NUM_ACTIONS) if A.is_doubling_answer(a))
@@ -255,6 +257,8 @@ class Table:
         self._bot_due: float | None = None
         self._thinking: asyncio.Future[tuple[int, Bot]] | None = None  # a bot's move being thought out
         self._hinting: tuple[int, int] | None = None  # the turn a hint is being thought out for
+        self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self._chatted: dict[int, deque[float]] = {}  # per seat: when its last messages were sent
         # The last hint thought out (position, action): asked again for the same turn (a second tab, a
         # reload, a client that keeps asking), it is told again without another search, so hints cost
         # the bots' shared executor one search a turn at most.
@@ -620,6 +624,27 @@ class Table:
             self._last_hint = (position, f.result()[0])
             conn.send(dumps({"type": "hint", "action": A.to_str(f.result()[0])}))
 
+    async def chat(self, conn: Connection, text: str) -> None:
+        """A seated player's message (``text`` already cleaned, ``hub.clean_chat``) to everyone at the
+        table, spectators too. Kept in memory for those who arrive later (the last ``CHAT_KEPT``), never
+        stored: a chat is not part of the match, and a restart forgets it."""
+        seat = conn.seat
+        if seat is None:
+            conn.send(error("spectators cannot chat: take a seat first"))
+            return
+        most, within = CHAT_RATE
+        now = time.monotonic()
+        sent = self._chatted.setdefault(seat, deque(maxlen=most))
+        if len(sent) == most and now - sent[0] < within:
+            conn.send(error(f"you are chatting too fast: at most {most} messages in {within:g} seconds"))
+            return
+        sent.append(now)
+        message = {"seat": seat, "name": self.seats[seat].name, "text": text, "at": int(time.time() * 1000)}
+        self.chat_log.append(message)
+        out = dumps({"type": "chat", "message": message})
+        for c in self.all_connections():
+            c.send(out)
+
     async def next_deal(self, conn: Connection) -> None:
         if conn.seat is not None and self.match.phase == Phase.DEAL_OVER:
             self._ready.add(conn.seat)
@@ -812,7 +837,8 @@ class Table:
                 for s in self.seats:
                     if s.kind == "human" and not s.conns and s.gone_since is None:
                         s.gone_since = now
-        conn.send(dumps({"type": "welcome", "table": self.id, "seat": seat, "epoch": self.epoch, "n": self.n}))
+        welcome = {"type": "welcome", "table": self.id, "seat": seat, "epoch": self.epoch, "n": self.n}
+        conn.send(dumps({**welcome, "chat": list(self.chat_log)}))
         oldest = self.events[0][0] if self.events else self.n + 1
         view_json = views_json(self.match, [seat], lobby=self.status == "lobby")[seat]
         if epoch == self.epoch and last is not None and oldest - 1 <= last <= self.n:

@@ -26,6 +26,7 @@ export function mountTable(root, code) {
     rematchAsked: false, rules: null, invite: null, lastMove: null, leaving: null,
     hint: null, hintAsked: false, // the hard bot's move for this turn, asked for with Hint (an update clears it)
     standinAt: [null, null, null, null], // per seat: when a bot takes over from a player who left (Date.now() ms)
+    chat: [], unread: 0, chatDraft: "", // the table's chat: the last messages, those not yet read, what is being typed
   };
   // Where invite links point: the page's own address, unless the server knows a better one (the host
   // opened the page on 127.0.0.1, which no friend can reach, or named a public address).
@@ -87,6 +88,7 @@ export function mountTable(root, code) {
   function onMessage(msg) {
     if (msg.type === "welcome") {
       st.seat = msg.seat;
+      st.chat = msg.chat || []; // what was said before this connection (a reload keeps nothing unread)
       st.rematchAsked = false; // an ask lost with the old connection can be made again
       if (st.epoch !== msg.epoch) st.n = null;
       st.epoch = msg.epoch;
@@ -105,6 +107,15 @@ export function mountTable(root, code) {
       st.hintAsked = false;
       st.hint = msg.action;
       toast(t("hint.says", { what: actionWords(msg.action) }), 6000);
+      render();
+      return;
+    }
+    if (msg.type === "chat") {
+      st.chat = [...st.chat, msg.message].slice(-50);
+      if (st.drawer !== "chat" && msg.message.seat !== st.seat) {
+        st.unread += 1;
+        toast(t("chat.toast", { name: msg.message.name, text: msg.message.text }), 5000);
+      }
       render();
       return;
     }
@@ -291,12 +302,14 @@ export function mountTable(root, code) {
     if (st.info.status === "lobby") { rerender(root, lobbyHTML()); return; }
     const sheet = root.querySelector("#all-scores");
     if (sheet) st.scoresOpen = sheet.open; // read now: its toggle event may not have come yet
-    const drawers = { scores: scoresDrawer, last: lastTrickDrawer, rules: rulesDrawer };
+    const drawers = { scores: scoresDrawer, last: lastTrickDrawer, rules: rulesDrawer, chat: chatDrawer };
     const drawer = st.drawer ? drawers[st.drawer]() : "";
     const was = rerender(root, `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`);
     fitDialog();
     settleFocus(was);
     updateTimer(root, st);
+    const log = root.querySelector(".chat-log");
+    if (log) log.scrollTop = log.scrollHeight; // the latest message in view
   }
 
   /** The tab says when the player must act, so a player who went to another tab (friends are slow to
@@ -409,9 +422,26 @@ export function mountTable(root, code) {
       const off = v.turn !== st.seat || st.pending || st.hintAsked ? " disabled" : "";
       buttons.push(`<button class="btn small ghost" data-cmd="hint" title="${escapeHtml(t("hint.title"))}"${off}>${t("table.hint")}</button>`);
     }
+    if (chatHere()) {
+      const label = st.unread ? t("chat.unread", { n: st.unread }) : t("table.chat");
+      buttons.push(`<button class="btn small ghost" data-cmd="chat" aria-expanded="${st.drawer === "chat"}">${escapeHtml(label)}</button>`);
+    }
     buttons.push(`<button class="btn small secondary" data-cmd="scores">${t("table.scores")}</button>`);
     parts.push(`<span class="bar-buttons">${buttons.join("")}</span>`);
     return `<div class="statusbar">${parts.join("")}</div>`;
+  }
+
+  /** The chat is for tables with people to talk to: two players or more (spectators read it). */
+  function chatHere() {
+    return st.info.seats.filter((x) => x.kind === "human").length >= 2;
+  }
+
+  function chatDrawer() {
+    const lines = st.chat.map((m) => `<li><b dir="auto">${escapeHtml(m.name)}</b> <span dir="auto">${escapeHtml(m.text)}</span></li>`);
+    const log = lines.length ? `<ol class="chat-log" data-testid="chat-log">${lines.join("")}</ol>` : `<p class="chat-empty">${t("chat.empty")}</p>`;
+    const form = st.seat === null ? `<p>${t("chat.watching")}</p>`
+      : `<form id="chat-form" class="chat-form"><input type="text" id="chat-input" maxlength="200" autocomplete="off" dir="auto" value="${escapeHtml(st.chatDraft)}" placeholder="${escapeHtml(t("chat.placeholder"))}" aria-label="${escapeHtml(t("chat.placeholder"))}"><button class="btn small" type="submit">${t("chat.send")}</button></form>`;
+    return drawerHTML("chat-drawer", "chat", t("chat.title"), `<div aria-live="polite">${log}</div>${form}`);
   }
 
   /** Hints are offered to a seated player whose table has no other human in the match, or whose host
@@ -871,7 +901,7 @@ export function mountTable(root, code) {
     // A tap beside an open panel at the table puts it away, and still does what it tapped (a card, a
     // button). Not in the lobby, where the rules sheet sits in the page among the things to fill in.
     const inside = Boolean(el && root.contains(el)); // asked before a redraw takes el out of the page
-    const toggles = ["scores", "last", "rules", "close"];
+    const toggles = ["scores", "last", "rules", "chat", "close"];
     if (st.drawer && st.info && st.info.status !== "lobby" && root.contains(e.target) && !e.target.closest(".drawer")
         && !(el && toggles.includes(el.dataset.cmd))) {
       st.drawer = null;
@@ -894,12 +924,15 @@ export function mountTable(root, code) {
       if (!st.connected) { toast(t("dlg.rematch.offline")); return; }
       st.rematchAsked = true; send({ type: "rematch" }); render();
     }
-    else if (["scores", "last", "rules", "rules-lobby"].includes(cmd)) {
+    else if (["scores", "last", "rules", "rules-lobby", "chat"].includes(cmd)) {
       const which = cmd === "rules-lobby" ? "rules" : cmd; // the lobby's button opens the same sheet
       st.drawer = st.drawer === which ? null : which;
+      if (st.drawer === "chat") st.unread = 0;
       render();
       const drawer = st.drawer && root.querySelector(".drawer");
-      if (drawer) focusInto(drawer); // on its Close button
+      const typing = drawer && drawer.querySelector("#chat-input");
+      if (typing) typing.focus(); // the chat opens ready to write in
+      else if (drawer) focusInto(drawer); // on its Close button
     }
     else if (cmd === "close") closeDrawer();
     else if (cmd === "share") {
@@ -1016,6 +1049,18 @@ export function mountTable(root, code) {
 
   function onInput(e) {
     if (e.target.id === "join-name") st.joinName = e.target.value;
+    if (e.target.id === "chat-input") st.chatDraft = e.target.value;
+  }
+
+  function onSubmit(e) {
+    if (e.target.id !== "chat-form") return;
+    e.preventDefault();
+    const text = st.chatDraft.trim();
+    if (!text) return;
+    if (!st.connected) { toast(t("table.reconnecting")); return; }
+    send({ type: "chat", text });
+    st.chatDraft = "";
+    render(); // the field empties and keeps the focus
   }
 
   /** Enter in the lobby's name field takes the first open seat, as a form would. */
@@ -1028,6 +1073,7 @@ export function mountTable(root, code) {
   root.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
   root.addEventListener("input", onInput);
+  root.addEventListener("submit", onSubmit);
   root.addEventListener("keydown", onNameKey);
   const onLang = () => render();
   window.addEventListener("langchange", onLang);
@@ -1056,6 +1102,7 @@ export function mountTable(root, code) {
     root.removeEventListener("click", onClick);
     document.removeEventListener("keydown", onKey);
     root.removeEventListener("input", onInput);
+    root.removeEventListener("submit", onSubmit);
     root.removeEventListener("keydown", onNameKey);
     if (st.ws) st.ws.close();
   };
