@@ -516,18 +516,17 @@ def test_friends_chat_at_the_table(browser: Browser, server: LiveServer) -> None
     lina.click("[data-cmd=chat]")
     lina.locator("#chat-input").wait_for()
     assert lina.evaluate("document.activeElement.id") == "chat-input"  # ready to write in
-    assert "Nothing said yet." in lina.locator("#chat-drawer").inner_text()
+    assert "No messages yet." in lina.locator("#chat-drawer").inner_text()
     lina.keyboard.type("Ahlan <b>Omar</b>, yalla!")
     lina.keyboard.press("Enter")
     lina.locator("[data-testid=chat-log] li").wait_for()
-    assert (
-        lina.locator("[data-testid=chat-log] li").inner_text() == "Lina Ahlan <b>Omar</b>, yalla!"
-    )  # text, not markup
+    said = lina.locator("[data-testid=chat-log] li").text_content()
+    assert said == "Lina: Ahlan <b>Omar</b>, yalla!"  # text, not markup
     assert lina.locator("#chat-input").input_value() == ""
     omar.locator("[data-cmd=chat]", has_text="Chat (1 new)").wait_for()
     shot(omar, "chat-01-unread-on-a-phone")
     omar.click("[data-cmd=chat]")
-    assert omar.locator("[data-testid=chat-log] li").inner_text() == "Lina Ahlan <b>Omar</b>, yalla!"
+    assert omar.locator("[data-testid=chat-log] li").text_content() == "Lina: Ahlan <b>Omar</b>, yalla!"
     assert omar.locator("[data-cmd=chat]").inner_text() == "Chat"
     omar.fill("#chat-input", "Marhaba")
     omar.press("#chat-input", "Enter")
@@ -536,9 +535,9 @@ def test_friends_chat_at_the_table(browser: Browser, server: LiveServer) -> None
     omar.reload()  # what was said is still there after a reload
     omar.wait_for_selector("[data-testid=hand] .card")
     omar.click("[data-cmd=chat]")
-    assert omar.locator("[data-testid=chat-log] li").all_inner_texts() == [
-        "Lina Ahlan <b>Omar</b>, yalla!",
-        "Omar Marhaba",
+    assert omar.locator("[data-testid=chat-log] li").all_text_contents() == [
+        "Lina: Ahlan <b>Omar</b>, yalla!",
+        "Omar: Marhaba",
     ]
     assert not errors, errors
     for page in (lina, omar):
@@ -549,6 +548,38 @@ def test_friends_chat_at_the_table(browser: Browser, server: LiveServer) -> None
     page.wait_for_selector("[data-testid=hand] .card")
     assert page.locator("[data-cmd=chat]").count() == 0
     page.context.close()
+
+
+def test_a_question_arriving_while_you_type_in_the_chat_does_not_take_your_keys(
+    browser: Browser, server: LiveServer
+) -> None:
+    """Lina is typing in the chat when Omar, the king, names Queens and she is asked about doubling her
+    Q♣: the keys she goes on typing stay in the chat (a space must not answer the question), and the
+    question is there for her when she turns to it."""
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", rules="online", seed=0, kingdoms=1)  # Omar king, Lina Q♣
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10).json()
+    assert r["seat"] == 1
+    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    lina = new_page(browser, DESKTOP, errors)
+    lina.goto(seat_url(server, t))
+    omar = new_page(browser, DESKTOP, errors)
+    omar.goto(f"{server.base}/t/{t['id']}?lang=en#seat=1&token={r['token']}")
+    lina.wait_for_selector("[data-testid=hand] .card")
+    lina.click("[data-cmd=chat]")
+    lina.keyboard.type("hello")
+    omar.click("#contract-dialog [data-action='contract queens']")
+    omar.click("#double-dialog [data-action='no double']")  # the king holds a queen too, and is asked first
+    lina.wait_for_selector("#double-dialog")
+    shot(lina, "chat-03-question-while-typing")
+    lina.keyboard.type(" and good luck ")
+    assert lina.evaluate("document.activeElement.id") == "chat-input"
+    assert lina.locator("#chat-input").input_value() == "hello and good luck "
+    lina.wait_for_timeout(300)
+    assert lina.locator("#double-dialog").count() == 1  # not answered by the space
+    assert not errors, errors
+    for page in (lina, omar):
+        page.context.close()
 
 
 def test_the_tabs_title_says_when_the_table_waits_for_you(browser: Browser, server: LiveServer) -> None:

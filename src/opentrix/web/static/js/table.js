@@ -26,7 +26,9 @@ export function mountTable(root, code) {
     rematchAsked: false, rules: null, invite: null, lastMove: null, leaving: null,
     hint: null, hintAsked: false, // the hard bot's move for this turn, asked for with Hint (an update clears it)
     standinAt: [null, null, null, null], // per seat: when a bot takes over from a player who left (Date.now() ms)
-    chat: [], unread: 0, chatDraft: "", // the table's chat: the last messages, those not yet read, what is being typed
+    chat: [], unread: 0, chatDraft: "", chatSent: null, // the table's chat: the last messages, those not yet read,
+    // what is being typed, and the last message sent until it comes back (a refused one returns to the field)
+    chatAtEnd: true, // the log was scrolled to its latest message (an update keeps a player reading back where he is)
   };
   // Where invite links point: the page's own address, unless the server knows a better one (the host
   // opened the page on 127.0.0.1, which no friend can reach, or named a public address).
@@ -88,10 +90,22 @@ export function mountTable(root, code) {
   function onMessage(msg) {
     if (msg.type === "welcome") {
       st.seat = msg.seat;
-      st.chat = msg.chat || []; // what was said before this connection (a reload keeps nothing unread)
+      // What was said before this connection. Back after a dropped connection, what others said meanwhile
+      // counts as new (a first connection, or a reload, starts with nothing unread).
+      const last = st.chat.length ? st.chat[st.chat.length - 1].at : null;
+      const missed = last === null ? [] : (msg.chat || []).filter((m) => m.at > last && m.seat !== msg.seat);
+      if (st.drawer !== "chat") st.unread += missed.length;
+      st.chat = msg.chat || [];
       st.rematchAsked = false; // an ask lost with the old connection can be made again
       if (st.epoch !== msg.epoch) st.n = null;
       st.epoch = msg.epoch;
+      return;
+    }
+    if (msg.type === "error" && st.chatSent !== null && /^(you are chatting too fast|a chat message)/.test(msg.message)) {
+      if (!st.chatDraft) st.chatDraft = st.chatSent; // refused: the text is not lost
+      st.chatSent = null;
+      toast(msg.message.startsWith("you are chatting too fast") ? t("chat.toofast") : msg.message);
+      render();
       return;
     }
     if (msg.type === "error") {
@@ -111,10 +125,13 @@ export function mountTable(root, code) {
       return;
     }
     if (msg.type === "chat") {
-      st.chat = [...st.chat, msg.message].slice(-50);
-      if (st.drawer !== "chat" && msg.message.seat !== st.seat) {
-        st.unread += 1;
-        toast(t("chat.toast", { name: msg.message.name, text: msg.message.text }), 5000);
+      const m = msg.message;
+      st.chat = [...st.chat, m].slice(-50);
+      if (m.seat === st.seat && m.text === st.chatSent) st.chatSent = null; // it arrived: nothing to give back
+      if (m.seat !== st.seat) {
+        // each part isolated, so "لينا: OK!" keeps its order on a page of either direction
+        const said = t("chat.toast", { name: `\u2068${m.name}\u2069`, text: `\u2068${m.text}\u2069` });
+        if (st.drawer !== "chat") { st.unread += 1; toast(said, 5000); } else announce(said); // read out either way
       }
       render();
       return;
@@ -300,6 +317,8 @@ export function mountTable(root, code) {
       return;
     }
     if (st.info.status === "lobby") { rerender(root, lobbyHTML()); return; }
+    const oldLog = root.querySelector(".chat-log");
+    const readingBack = oldLog && !st.chatAtEnd ? oldLog.scrollTop : null;
     const sheet = root.querySelector("#all-scores");
     if (sheet) st.scoresOpen = sheet.open; // read now: its toggle event may not have come yet
     const drawers = { scores: scoresDrawer, last: lastTrickDrawer, rules: rulesDrawer, chat: chatDrawer };
@@ -309,7 +328,10 @@ export function mountTable(root, code) {
     settleFocus(was);
     updateTimer(root, st);
     const log = root.querySelector(".chat-log");
-    if (log) log.scrollTop = log.scrollHeight; // the latest message in view
+    if (log) { // the latest message in view, unless the player scrolled back to read
+      log.scrollTop = readingBack === null ? log.scrollHeight : readingBack;
+      log.onscroll = () => { st.chatAtEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4; };
+    }
   }
 
   /** The tab says when the player must act, so a player who went to another tab (friends are slow to
@@ -317,7 +339,7 @@ export function mountTable(root, code) {
   function titleText() {
     const v = st.view;
     const mine = st.info && v && st.info.status === "playing" && st.seat !== null && !v.match_over
-      && v.turn === st.seat && (v.legal_actions || []).length > 0;
+      && (v.legal_actions || []).length > 0 && myMove() && !st.info.seats[st.seat].away;
     return t(mine ? "title.yourturn" : "title.table", { code: st.code.toUpperCase() });
   }
 
@@ -342,6 +364,15 @@ export function mountTable(root, code) {
     st.dialogShown = dlg ? dlg.id : null;
     if (!was.had) return; // the focus is in the top bar: leave it there
     const from = was.from;
+    // Typing in the chat keeps the focus there: a question that opens meanwhile is read out, not
+    // focused, or the next space typed would answer it (double a card, name a contract).
+    if (was.restored && document.activeElement && document.activeElement.id === "chat-input") {
+      if (dlg && dlg.id !== prev && dlg.id !== "leave-dialog") {
+        const title = dlg.querySelector("h2, h3, [id$=-title]");
+        if (title) announce(title.textContent);
+      }
+      return;
+    }
     // A question that just opened takes the focus, so that a screen reader reads it and Tab starts in
     // it (after a page load nobody counts as a keyboard user yet, and a reader in browse mode never
     // does): its first answer for a keyboard, the dialog box itself otherwise (no answer ringed).
@@ -437,11 +468,11 @@ export function mountTable(root, code) {
   }
 
   function chatDrawer() {
-    const lines = st.chat.map((m) => `<li><b dir="auto">${escapeHtml(m.name)}</b> <span dir="auto">${escapeHtml(m.text)}</span></li>`);
+    const lines = st.chat.map((m) => `<li><b dir="auto">${escapeHtml(m.name)}</b><span class="sr-only">:</span> <span dir="auto">${escapeHtml(m.text)}</span></li>`);
     const log = lines.length ? `<ol class="chat-log" data-testid="chat-log">${lines.join("")}</ol>` : `<p class="chat-empty">${t("chat.empty")}</p>`;
     const form = st.seat === null ? `<p>${t("chat.watching")}</p>`
       : `<form id="chat-form" class="chat-form"><input type="text" id="chat-input" maxlength="200" autocomplete="off" dir="auto" value="${escapeHtml(st.chatDraft)}" placeholder="${escapeHtml(t("chat.placeholder"))}" aria-label="${escapeHtml(t("chat.placeholder"))}"><button class="btn small" type="submit">${t("chat.send")}</button></form>`;
-    return drawerHTML("chat-drawer", "chat", t("chat.title"), `<div aria-live="polite">${log}</div>${form}`);
+    return drawerHTML("chat-drawer", "chat", t("chat.title"), `${log}${form}`); // new messages are read out by announce()
   }
 
   /** Hints are offered to a seated player whose table has no other human in the match, or whose host
@@ -1059,7 +1090,9 @@ export function mountTable(root, code) {
     if (!text) return;
     if (!st.connected) { toast(t("table.reconnecting")); return; }
     send({ type: "chat", text });
+    st.chatSent = text;
     st.chatDraft = "";
+    st.chatAtEnd = true; // his own message in view
     render(); // the field empties and keeps the focus
   }
 
