@@ -126,7 +126,7 @@ class ServeProcess:
         cmd = [sys.executable, "-m", "opentrix.cli", "serve", "--port", str(port), "--database", database]
         cmd += ["--log-level", "warning", *extra]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=group)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded or slow host takes a while to import and migrate
         while True:
             try:
                 if httpx.get(f"{self.base}/api/health", timeout=1, verify=verify or True).status_code == 200:
