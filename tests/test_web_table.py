@@ -498,19 +498,28 @@ def test_a_hint_against_bots_points_out_the_hard_bots_card(browser: Browser, ser
     page.context.close()
 
 
+def lina_and_omar(
+    browser: Browser, server: LiveServer, errors: list[str], omar_device: dict[str, Any], **table: Any
+) -> tuple[dict[str, Any], Page, Page]:
+    """A friends' table made by Lina (seat 0) with Omar joined (seat 1) and started through the API,
+    each in a browser of his own: the table and their pages."""
+    t = server.create(name="Lina", bots="random", kingdoms=1, **table)
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10).json()
+    assert r["seat"] == 1
+    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    lina = new_page(browser, DESKTOP, errors)
+    lina.goto(seat_url(server, t))
+    omar = new_page(browser, omar_device, errors)
+    omar.goto(f"{server.base}/t/{t['id']}?lang=en#seat=1&token={r['token']}")
+    return t, lina, omar
+
+
 def test_friends_chat_at_the_table(browser: Browser, server: LiveServer) -> None:
     """Lina writes in the chat; Omar is told in a note and by the Chat button's count, and reads it when
     he opens the chat; a message typed while the table redraws is not lost; a table against bots has
     no chat button."""
     errors: list[str] = []
-    t = server.create(name="Lina", bots="random", seed=king_seed(2), kingdoms=1)
-    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10)
-    omar_seat = r.json()
-    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
-    lina = new_page(browser, DESKTOP, errors)
-    lina.goto(seat_url(server, t))
-    omar = new_page(browser, PHONE, errors)
-    omar.goto(f"{server.base}/t/{t['id']}?lang=en#seat={omar_seat['seat']}&token={omar_seat['token']}")
+    _, lina, omar = lina_and_omar(browser, server, errors, PHONE, seed=king_seed(2))
     for page in (lina, omar):
         page.wait_for_selector("[data-testid=hand] .card")
     lina.click("[data-cmd=chat]")
@@ -557,14 +566,7 @@ def test_a_question_arriving_while_you_type_in_the_chat_does_not_take_your_keys(
     Q♣: the keys she goes on typing stay in the chat (a space must not answer the question), and the
     question is there for her when she turns to it."""
     errors: list[str] = []
-    t = server.create(name="Lina", bots="random", rules="online", seed=0, kingdoms=1)  # Omar king, Lina Q♣
-    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10).json()
-    assert r["seat"] == 1
-    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
-    lina = new_page(browser, DESKTOP, errors)
-    lina.goto(seat_url(server, t))
-    omar = new_page(browser, DESKTOP, errors)
-    omar.goto(f"{server.base}/t/{t['id']}?lang=en#seat=1&token={r['token']}")
+    _, lina, omar = lina_and_omar(browser, server, errors, DESKTOP, rules="online", seed=0)  # Omar king, Lina Q♣
     lina.wait_for_selector("[data-testid=hand] .card")
     lina.click("[data-cmd=chat]")
     lina.keyboard.type("hello")
