@@ -126,17 +126,32 @@ class ServeProcess:
         cmd = [sys.executable, "-m", "opentrix.cli", "serve", "--port", str(port), "--database", database]
         cmd += ["--log-level", "warning", *extra]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=group)
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        # Ready once it answers and has said where to open it: a stop sent between the two would leave the
+        # banner unprinted (it is printed just after uvicorn listens).
         deadline = time.monotonic() + 90  # a loaded or slow host takes a while to import and migrate
         while True:
             try:
-                if httpx.get(f"{self.base}/api/health", timeout=1, verify=verify or True).status_code == 200:
+                answers = httpx.get(f"{self.base}/api/health", timeout=1, verify=verify or True).status_code == 200
+                if answers and any(line.startswith("opentrix: open ") for line in list(self.lines)):
                     break
             except httpx.HTTPError:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
-                raise RuntimeError(f"opentrix serve did not start: {out}")
+                self._reader.join(10)
+                raise RuntimeError(f"opentrix serve did not start: {self.output}")
             time.sleep(0.1)
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            self.lines.append(raw.decode(errors="replace"))
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
 
     def kill(self) -> None:
         self.proc.kill()
@@ -149,8 +164,9 @@ class ServeProcess:
             os.killpg(self.proc.pid, signal.SIGINT)
         else:
             self.proc.send_signal(sig)
-        out, _ = self.proc.communicate(timeout=20)
-        return out.decode() if out else ""
+        self.proc.wait(20)
+        self._reader.join(10)
+        return self.output
 
 
 class Player:
