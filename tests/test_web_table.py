@@ -499,14 +499,20 @@ def test_a_hint_against_bots_points_out_the_hard_bots_card(browser: Browser, ser
 
 
 def lina_and_omar(
-    browser: Browser, server: LiveServer, errors: list[str], omar_device: dict[str, Any], **table: Any
+    browser: Browser,
+    server: LiveServer,
+    errors: list[str],
+    omar_device: dict[str, Any],
+    start: bool = True,
+    **table: Any,
 ) -> tuple[dict[str, Any], Page, Page]:
-    """A friends' table made by Lina (seat 0) with Omar joined (seat 1) and started through the API,
-    each in a browser of his own: the table and their pages."""
+    """A friends' table made by Lina (seat 0) with Omar joined (seat 1) and started through the API
+    (unless not ``start``), each in a browser of his own: the table and their pages."""
     t = server.create(name="Lina", bots="random", kingdoms=1, **table)
     r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10).json()
     assert r["seat"] == 1
-    httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
+    if start:
+        httpx.post(f"{server.base}/api/tables/{t['id']}/start", json={"token": t["token"]}, timeout=10)
     lina = new_page(browser, DESKTOP, errors)
     lina.goto(seat_url(server, t))
     omar = new_page(browser, omar_device, errors)
@@ -557,6 +563,35 @@ def test_friends_chat_at_the_table(browser: Browser, server: LiveServer) -> None
     page.wait_for_selector("[data-testid=hand] .card")
     assert page.locator("[data-cmd=chat]").count() == 0
     page.context.close()
+
+
+def test_friends_waiting_in_the_lobby_chat_there(browser: Browser, server: LiveServer) -> None:
+    """The lobby shows the chat in the page once two friends are seated: Omar writes while Lina waits
+    to start, she reads it there with no note or count, a visitor without a seat reads it too, and what
+    was said is still in the table's chat once the match starts, not counted as new."""
+    errors: list[str] = []
+    t, lina, omar = lina_and_omar(browser, server, errors, PHONE, start=False)
+    for page in (lina, omar):
+        page.locator("[data-testid=lobby-chat]").wait_for()
+    omar.fill("#chat-input", "Sami is on his way")
+    omar.press("#chat-input", "Enter")
+    lina.locator("[data-testid=lobby-chat] [data-testid=chat-log] li").wait_for()
+    assert lina.locator("[data-testid=chat-log] li").text_content() == "Omar: Sami is on his way"
+    assert lina.locator("#toast").is_hidden()  # in view already: no note over the lobby
+    visitor = new_page(browser, DESKTOP, errors)
+    visitor.goto(f"{server.base}/t/{t['id']}?lang=en")
+    visitor.locator("[data-testid=lobby-chat]", has_text="Sami is on his way").wait_for()
+    assert "Take a seat to write here." in visitor.locator("[data-testid=lobby-chat]").inner_text()
+    assert visitor.locator("#chat-input").count() == 0
+    shot(omar, "chat-04-lobby-on-a-phone")
+    lina.click("#start-match")
+    lina.wait_for_selector("[data-testid=hand] .card")
+    assert lina.locator("[data-cmd=chat]").inner_text() == "Chat"  # read in the lobby: nothing new
+    lina.click("[data-cmd=chat]")
+    assert lina.locator("[data-testid=chat-log] li").all_text_contents() == ["Omar: Sami is on his way"]
+    assert not errors, errors
+    for page in (lina, omar, visitor):
+        page.context.close()
 
 
 def test_a_question_arriving_while_you_type_in_the_chat_does_not_take_your_keys(

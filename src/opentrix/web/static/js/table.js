@@ -94,7 +94,7 @@ export function mountTable(root, code) {
       // counts as new (a first connection, or a reload, starts with nothing unread).
       const last = st.chat.length ? st.chat[st.chat.length - 1].at : null;
       const missed = last === null ? [] : (msg.chat || []).filter((m) => m.at > last && m.seat !== msg.seat);
-      if (st.drawer !== "chat") st.unread += missed.length;
+      if (!chatInView()) st.unread += missed.length;
       st.chat = msg.chat || [];
       st.rematchAsked = false; // an ask lost with the old connection can be made again
       if (st.epoch !== msg.epoch) st.n = null;
@@ -131,7 +131,7 @@ export function mountTable(root, code) {
       if (m.seat !== st.seat) {
         // each part isolated, so "لينا: OK!" keeps its order on a page of either direction
         const said = t("chat.toast", { name: `\u2068${m.name}\u2069`, text: `\u2068${m.text}\u2069` });
-        if (st.drawer !== "chat") { st.unread += 1; toast(said, 5000); } else announce(said); // read out either way
+        if (!chatInView()) { st.unread += 1; toast(said, 5000); } else announce(said); // read out either way
       }
       render();
       return;
@@ -316,9 +316,9 @@ export function mountTable(root, code) {
       rerender(root, `<div class="page"><p>${t("table.waiting")}</p></div>`);
       return;
     }
-    if (st.info.status === "lobby") { rerender(root, lobbyHTML()); return; }
     const oldLog = root.querySelector(".chat-log");
     const readingBack = oldLog && !st.chatAtEnd ? oldLog.scrollTop : null;
+    if (st.info.status === "lobby") { rerender(root, lobbyHTML()); keepChatScroll(readingBack); return; }
     const sheet = root.querySelector("#all-scores");
     if (sheet) st.scoresOpen = sheet.open; // read now: its toggle event may not have come yet
     const drawers = { scores: scoresDrawer, last: lastTrickDrawer, rules: rulesDrawer, chat: chatDrawer };
@@ -327,11 +327,15 @@ export function mountTable(root, code) {
     fitDialog();
     settleFocus(was);
     updateTimer(root, st);
+    keepChatScroll(readingBack);
+  }
+
+  /** The latest chat message in view, unless the player scrolled back to read (``readingBack``). */
+  function keepChatScroll(readingBack) {
     const log = root.querySelector(".chat-log");
-    if (log) { // the latest message in view, unless the player scrolled back to read
-      log.scrollTop = readingBack === null ? log.scrollHeight : readingBack;
-      log.onscroll = () => { st.chatAtEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4; };
-    }
+    if (!log) return;
+    log.scrollTop = readingBack === null ? log.scrollHeight : readingBack;
+    log.onscroll = () => { st.chatAtEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4; };
   }
 
   /** The tab says when the player must act, so a player who went to another tab (friends are slow to
@@ -467,12 +471,30 @@ export function mountTable(root, code) {
     return st.info.seats.filter((x) => x.kind === "human").length >= 2;
   }
 
-  function chatDrawer() {
+  /** The chat can be read where the player is: its drawer at the table, or the lobby, which shows it
+   *  in the page (friends waiting for the host to start talk there). */
+  function chatInView() {
+    return st.drawer === "chat" || Boolean(st.info && st.info.status === "lobby" && chatHere());
+  }
+
+  /** The chat's log and its box (the box only for a seated player). */
+  function chatBody() {
     const lines = st.chat.map((m) => `<li><b dir="auto">${escapeHtml(m.name)}</b><span class="sr-only">:</span> <span dir="auto">${escapeHtml(m.text)}</span></li>`);
     const log = lines.length ? `<ol class="chat-log" data-testid="chat-log">${lines.join("")}</ol>` : `<p class="chat-empty">${t("chat.empty")}</p>`;
-    const form = st.seat === null ? `<p>${t("chat.watching")}</p>`
+    const lobby = st.info.status === "lobby";
+    const form = st.seat === null ? `<p>${t(lobby ? "chat.seatfirst" : "chat.watching")}</p>`
       : `<form id="chat-form" class="chat-form"><input type="text" id="chat-input" maxlength="200" autocomplete="off" dir="auto" value="${escapeHtml(st.chatDraft)}" placeholder="${escapeHtml(t("chat.placeholder"))}" aria-label="${escapeHtml(t("chat.placeholder"))}"><button class="btn small" type="submit">${t("chat.send")}</button></form>`;
-    return drawerHTML("chat-drawer", "chat", t("chat.title"), `${log}${form}`); // new messages are read out by announce()
+    return `${log}${form}`;
+  }
+
+  function chatDrawer() {
+    return drawerHTML("chat-drawer", "chat", t("chat.title"), chatBody()); // new messages are read out by announce()
+  }
+
+  /** The lobby's chat, in the page under the seats. */
+  function lobbyChat() {
+    if (!chatHere()) return "";
+    return `<section class="lobby-chat" data-testid="lobby-chat" aria-labelledby="lobby-chat-title"><h3 id="lobby-chat-title">${t("chat.title")}</h3>${chatBody()}</section>`;
   }
 
   /** Hints are offered to a seated player whose table has no other human in the match, or whose host
@@ -904,7 +926,7 @@ export function mountTable(root, code) {
       // a link naming this machine itself reaches nobody else: say so, and what to do, to the host (who
       // can restart the server); a friend who got here already has a link that works
       + (isHost && /^https?:\/\/(localhost|127\.|\[::1\])/.test(link) ? `<p class="warn-note" data-testid="local-link">${localNote()}</p>` : "")
-      + `${nameField}<div class="seats">${seats}</div>${footer}</div>`;
+      + `${nameField}<div class="seats">${seats}</div>${footer}${lobbyChat()}</div>`;
   }
 
   /** The note about a link only this computer reaches, its command kept whole and left to right. */
