@@ -1249,6 +1249,19 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
     for page in (lina, omar):
         page.locator("#match-over #rematch").wait_for()
     assert watcher.locator("#match-over").count() == 1 and watcher.locator("#rematch").count() == 0
+    # The standings cover the table's Chat button, so the chat is in them: "well played" is said there.
+    lina.click("#dialog-chat summary")
+    assert lina.evaluate("document.activeElement.id") == "chat-input"
+    lina.keyboard.type("Well played, Omar")
+    lina.keyboard.press("Enter")
+    omar.locator("#dialog-chat summary", has_text="Chat (1 new)").wait_for()
+    omar.click("#dialog-chat summary")
+    assert omar.locator("#dialog-chat [data-testid=chat-log] li").text_content() == "Lina: Well played, Omar"
+    assert omar.locator("#dialog-chat summary").inner_text() == "Chat"
+    shot(omar, "chat-05-standings-on-a-phone")
+    watcher.click("#dialog-chat summary")
+    assert watcher.locator("#dialog-chat [data-testid=chat-log] li").text_content() == "Lina: Well played, Omar"
+    assert watcher.locator("#dialog-chat #chat-input").count() == 0
     # Omar asks: he goes straight to the new table's lobby, where he is the host.
     omar.click("#rematch")
     omar.wait_for_selector("[data-testid=lobby]")

@@ -22,7 +22,7 @@ export function mountTable(root, code) {
     n: null, epoch: null, view: null, info: null, drawer: null,
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
-    finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, nextDealAt: null,
+    finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, dialogChatOpen: false, nextDealAt: null,
     rematchAsked: false, rules: null, invite: null, lastMove: null, leaving: null,
     hint: null, hintAsked: false, // the hard bot's move for this turn, asked for with Hint (an update clears it)
     standinAt: [null, null, null, null], // per seat: when a bot takes over from a player who left (Date.now() ms)
@@ -321,6 +321,10 @@ export function mountTable(root, code) {
     if (st.info.status === "lobby") { rerender(root, lobbyHTML()); keepChatScroll(readingBack); return; }
     const sheet = root.querySelector("#all-scores");
     if (sheet) st.scoresOpen = sheet.open; // read now: its toggle event may not have come yet
+    const talk = root.querySelector("#dialog-chat");
+    if (talk && talk.open && !st.dialogChatOpen) st.unread = 0; // opened, its toggle event not come yet
+    if (talk) st.dialogChatOpen = talk.open;
+    if (st.drawer === "chat" && summaryShown()) { st.drawer = null; st.dialogChatOpen = true; } // the chat goes on in it
     const drawers = { scores: scoresDrawer, last: lastTrickDrawer, rules: rulesDrawer, chat: chatDrawer };
     const drawer = st.drawer ? drawers[st.drawer]() : "";
     const was = rerender(root, `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`);
@@ -474,7 +478,8 @@ export function mountTable(root, code) {
   /** The chat can be read where the player is: its drawer at the table, or the lobby, which shows it
    *  in the page (friends waiting for the host to start talk there). */
   function chatInView() {
-    return st.drawer === "chat" || Boolean(st.info && st.info.status === "lobby" && chatHere());
+    return st.drawer === "chat" || Boolean(st.info && st.info.status === "lobby" && chatHere())
+      || Boolean(root.querySelector("#dialog-chat[open]"));
   }
 
   /** The chat's log and its box (the box only for a seated player). */
@@ -830,6 +835,7 @@ export function mountTable(root, code) {
         + standingsHTML(v.totals, v.winners, v.team_totals)
         + lastDeal
         + `<details id="all-scores"${st.scoresOpen ? " open" : ""}><summary>${t("table.scores")}</summary>${scoresTable(false)}</details>`
+        + dialogChat()
         + rematchHTML()
         + `<div class="row"><a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>`
         + `<a class="btn secondary" href="/replay/${code}" data-link>${t("dlg.replay")}</a><a class="btn" href="/" data-link>${t("dlg.newtable")}</a></div></div></div>`;
@@ -847,7 +853,22 @@ export function mountTable(root, code) {
         ? `<span>${t("dlg.readywait", { n: ready.length })}</span>`
         : `<button class="btn" id="next-deal" data-cmd="next" data-autofocus>${t("dlg.next")}</button>`;
     }
-    return `<div class="overlay"><div class="dialog" id="deal-summary" ${dialogAttrs("deal-summary", true)}><h2 id="deal-summary-title">${t("dlg.dealover", { n: dealCount(v) })}</h2>${body}<div class="row">${action}</div></div></div>`;
+    return `<div class="overlay"><div class="dialog" id="deal-summary" ${dialogAttrs("deal-summary", true)}><h2 id="deal-summary-title">${t("dlg.dealover", { n: dealCount(v) })}</h2>${body}${dialogChat()}<div class="row">${action}</div></div></div>`;
+  }
+
+  /** Whether the end-of-deal summary or the final standings cover the table now. */
+  function summaryShown() {
+    const v = st.view;
+    return Boolean(v) && !st.leaving && Date.now() >= st.lingerUntil
+      && (v.match_over || (v.phase === "deal_over" && v.history.length > 0));
+  }
+
+  /** The chat inside the summary and the standings, which cover the table's Chat button: friends talk
+   *  over a deal's result, and say "well played" at the end. Folded, with the count of new messages. */
+  function dialogChat() {
+    if (!chatHere()) return "";
+    const label = st.unread ? t("chat.unread", { n: st.unread }) : t("table.chat");
+    return `<details id="dialog-chat" class="dialog-chat"${st.dialogChatOpen ? " open" : ""}><summary>${escapeHtml(label)}</summary>${chatBody()}</details>`;
   }
 
   /** Asked before a link leaves a match in play: the seat is kept, and a bot plays it meanwhile. */
@@ -1072,7 +1093,7 @@ export function mountTable(root, code) {
   function trapFocus(e) {
     const dlg = root.querySelector(".overlay [role=dialog]");
     if (!dlg) return;
-    const items = [...dlg.querySelectorAll("button, a[href], summary")].filter((x) => focusable(x) && x.getClientRects().length);
+    const items = [...dlg.querySelectorAll("button, a[href], summary, input")].filter((x) => focusable(x) && x.getClientRects().length);
     if (!items.length) { e.preventDefault(); dlg.focus(); return; }
     const first = items[0];
     const last = items[items.length - 1];
@@ -1125,7 +1146,20 @@ export function mountTable(root, code) {
     if (take) { e.preventDefault(); take.click(); }
   }
 
+  /** Opening the chat in a summary reads its messages: the count goes, and the box takes the keys. */
+  function onToggle(e) {
+    // a redraw inserts it open, which fires toggle again: only a change the player made counts
+    if (e.target.id !== "dialog-chat" || e.target.open === st.dialogChatOpen) return;
+    st.dialogChatOpen = e.target.open;
+    if (!e.target.open) return;
+    st.unread = 0;
+    render();
+    const box = root.querySelector("#dialog-chat #chat-input");
+    if (box) box.focus();
+  }
+
   root.addEventListener("click", onClick);
+  root.addEventListener("toggle", onToggle, true); // toggle does not bubble
   document.addEventListener("keydown", onKey);
   root.addEventListener("input", onInput);
   root.addEventListener("submit", onSubmit);
@@ -1156,6 +1190,7 @@ export function mountTable(root, code) {
     window.removeEventListener("resize", fitDialog);
     root.removeEventListener("click", onClick);
     document.removeEventListener("keydown", onKey);
+    root.removeEventListener("toggle", onToggle, true);
     root.removeEventListener("input", onInput);
     root.removeEventListener("submit", onSubmit);
     root.removeEventListener("keydown", onNameKey);
