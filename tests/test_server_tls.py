@@ -7,9 +7,12 @@ network or a real domain. The server is the real command in a process of its own
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 import ssl
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -152,6 +155,71 @@ def test_a_chain_file_is_served_whole(pems: dict[str, Path], tmp_path: Path, ca:
     finally:
         out = proc.stop()
     assert "--public-url https://NAME:PORT" in out  # the address it prints names no certificate's name
+
+
+def served_certificate(port: int, trusting: ssl.SSLContext) -> bytes:
+    """The certificate a new connection is shown (DER), checked against the authority as a browser would."""
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=10) as raw,
+        trusting.wrap_socket(raw, server_hostname="127.0.0.1") as tls,
+    ):
+        der = tls.getpeercert(binary_form=True)
+    assert der is not None
+    return der
+
+
+def said(proc: ServeProcess, text: str, after: int = 0, timeout: float = 20) -> int:
+    """Wait until the server prints a line with ``text`` (past its first ``after`` lines); its index."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for i, line in enumerate(list(proc.lines)[after:], after):
+            if text in line:
+                return i
+        time.sleep(0.05)
+    raise AssertionError(f"the server never said {text!r}: {proc.output}")
+
+
+def test_a_renewed_certificate_is_served_without_a_restart(
+    ca: trustme.CA, tmp_path: Path, client_context: ssl.SSLContext
+) -> None:
+    """certbot renews a certificate in place: the server takes the new one up within --ssl-check-every
+    seconds, for every new connection, with its tables still open. A renewal caught halfway (the new
+    certificate beside the old key) is refused aloud and the old certificate kept; the key that follows
+    completes it."""
+    old, new = ca.issue_cert("127.0.0.1"), ca.issue_cert("127.0.0.1")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+
+    def put(path: Path, pem: trustme.Blob) -> None:  # as certbot does: a new file moved into place
+        pem.write_to_path(str(path.with_suffix(".new")))
+        os.replace(path.with_suffix(".new"), path)
+
+    put(cert, old.cert_chain_pems[0])
+    put(key, old.private_key_pem)
+    der = {n: ssl.PEM_cert_to_DER_cert(c.cert_chain_pems[0].bytes().decode()) for n, c in (("old", old), ("new", new))}
+    cmd = ("--ssl-certfile", str(cert), "--ssl-keyfile", str(key), "--ssl-check-every", "0.2")
+    proc = ServeProcess(str(tmp_path / "t.db"), free_port(), *cmd, verify=client_context)
+    try:
+        table = httpx.post(
+            f"{proc.base}/api/tables", json={"name": "Lina", "bots": ["random"] * 3}, verify=client_context
+        ).json()
+        assert served_certificate(proc.port, client_context) == der["old"]
+        put(cert, new.cert_chain_pems[0])  # halfway: the key is still the old certificate's
+        at = said(proc, "cannot be used")
+        assert "is not the key of the certificate" in proc.lines[at] and "the previous one is kept" in proc.lines[at]
+        assert served_certificate(proc.port, client_context) == der["old"]
+        put(key, new.private_key_pem)
+        said(proc, "serving the renewed certificate", after=at)
+        assert served_certificate(proc.port, client_context) == der["new"]
+        health = httpx.get(f"{proc.base}/api/tables/{table['id']}", verify=client_context)
+        assert health.status_code == 200  # the table made before the renewal is still there
+    finally:
+        proc.stop()
+
+
+def test_the_check_interval_is_checked(tmp_path: Path) -> None:
+    code, out = refused(["--ssl-check-every", "0"], tmp_path)
+    flat = " ".join(out.replace("│", " ").split())  # as Rich wrapped it in its box
+    assert code == 2 and "Invalid value for --ssl-check-every: give a number of seconds from 0.1 to 86400" in flat
 
 
 def refused(args: list[str], tmp_path: Path) -> tuple[int, str]:

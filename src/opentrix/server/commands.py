@@ -6,19 +6,19 @@ import asyncio
 import contextlib
 import errno
 import importlib.util
-import re
 import signal
 import socket
 import webbrowser
 from collections.abc import Callable, Coroutine
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 if TYPE_CHECKING:
     from .settings import Settings
+    from .tls import Tls
 
 # What the web table needs beyond the engine: checked before anything is imported from them, so that a
 # plain ``pip install -e .`` keeps ``verify`` and ``--help`` working and ``serve`` says what to install.
@@ -80,58 +80,15 @@ def _uvicorn_config(  # type: ignore[no-untyped-def]
     )
 
 
-class Tls(NamedTuple):
-    """The certificate (with its chain) and private key the server answers HTTPS and wss:// with."""
-
-    certfile: str
-    keyfile: str | None  # None: the key is in the certificate's file
-
-
-def _pem(path: Path, what: str, option: str) -> str:
-    try:
-        return path.read_text(encoding="ascii", errors="replace")
-    except OSError as e:
-        raise _fail(f"cannot read the {what} {str(path)!r} ({option}): {e.strerror or e}") from None
-
-
 def check_tls(certfile: Path | None, keyfile: Path | None) -> Tls | None:
-    """Read the certificate and key as the server will, before anything starts, so that a wrong file
-    is one line saying which and why, not OpenSSL's "PEM lib" from inside uvicorn. An encrypted key
-    is refused: OpenSSL would stop the server to ask for its passphrase on the terminal."""
-    import ssl
+    """``--ssl-certfile``/``--ssl-keyfile`` checked before anything starts (``tls.check``); a file the
+    server cannot use is one line and exit 1."""
+    from .tls import TlsError, check
 
-    if certfile is None:
-        if keyfile is not None:
-            raise _fail("--ssl-keyfile needs --ssl-certfile, the certificate the key belongs to")
-        return None
-    cert_text = _pem(certfile, "certificate", "--ssl-certfile")
-    key_path, key_option = (keyfile, "--ssl-keyfile") if keyfile is not None else (certfile, "--ssl-certfile")
-    key_text = cert_text if keyfile is None else _pem(keyfile, "key", "--ssl-keyfile")
-    if "-----BEGIN CERTIFICATE-----" not in cert_text:
-        raise _fail(f"{str(certfile)!r} (--ssl-certfile) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
-    if "ENCRYPTED" in key_text and "PRIVATE KEY" in key_text:
-        raise _fail(
-            f"the key {str(key_path)!r} ({key_option}) is encrypted; give it unencrypted"
-            " (openssl pkey -in KEY -out PLAIN-KEY asks for the passphrase once) and keep that file private"
-        )
-    if not re.search(r"-----BEGIN [A-Z ]*PRIVATE KEY-----", key_text):
-        hint = "" if keyfile is not None else "; give the key with --ssl-keyfile"
-        raise _fail(f"{str(key_path)!r} ({key_option}) holds no PEM private key{hint}")
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     try:
-        context.load_cert_chain(certfile, keyfile)
-    except ssl.SSLError as e:
-        if e.reason in ("KEY_VALUES_MISMATCH", "NO_CERTIFICATE_ASSIGNED"):  # another key; another kind of key
-            raise _fail(
-                f"{str(key_path)!r} is not the key of the certificate {str(certfile)!r}"
-                " (in a chain file the server's own certificate comes first)"
-            ) from None
-        raise _fail(
-            f"cannot use the certificate {str(certfile)!r} with the key {str(key_path)!r}: {e.reason or e}"
-        ) from None
-    except OSError as e:
-        raise _fail(f"cannot use the certificate {str(certfile)!r}: {e.strerror or e}") from None
-    return Tls(str(certfile), None if keyfile is None else str(keyfile))
+        return check(certfile, keyfile)
+    except TlsError as e:
+        raise _fail(str(e)) from None
 
 
 def trusted_proxies(given: str | None) -> str | None:
@@ -368,6 +325,13 @@ def serve(
         ),
     ] = None,
     ssl_keyfile: Annotated[Path | None, typer.Option(help="the certificate's private key (PEM, unencrypted)")] = None,
+    ssl_check_every: Annotated[
+        float,
+        typer.Option(
+            help="seconds between looks at the certificate's files: a renewed certificate (certbot renews in"
+            " place) is served from then on, without a restart",
+        ),
+    ] = 60.0,
 ) -> None:
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
     require_server()
@@ -384,6 +348,8 @@ def serve(
         raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
     public_url = check_public_url(public_url)
     forwarded_allow_ips = trusted_proxies(forwarded_allow_ips)
+    if not 0.1 <= ssl_check_every <= 86400:
+        raise typer.BadParameter("give a number of seconds from 0.1 to 86400", param_hint="--ssl-check-every")
     tls = check_tls(ssl_certfile, ssl_keyfile)
     scheme = "https" if tls else "http"
     url, _ = preflight(database, host, port)
@@ -423,7 +389,16 @@ def serve(
                 "opentrix: browsers check the certificate against the address they open: give it with"
                 " --public-url https://NAME:PORT so that invite links name it"
             )
-        await serving
+        if tls is None:
+            await serving
+            return
+        from .tls import Renewal
+
+        renewal = asyncio.create_task(Renewal(tls, config.ssl, typer.echo, ssl_check_every).run())
+        try:
+            await serving
+        finally:
+            renewal.cancel()
 
     _serve_until_stopped(main)
 
