@@ -582,7 +582,7 @@ async def test_a_bot_thinks_during_its_delay_so_its_thinking_time_does_not_show(
     could claim, a card to double) came later than a forced one. Now it thinks as the delay starts,
     and its move is played when the delay is over: the move comes a whole delay after the thinking
     began, not a moment after."""
-    delay = 1.0
+    delay = 0.6
     asked: dict[tuple[int, int], float] = {}  # (deal, cards played before it) -> when a bot was asked for a card
     make_bot = table_module.make_bot
 
@@ -602,7 +602,7 @@ async def test_a_bot_thinks_during_its_delay_so_its_thinking_time_does_not_show(
         me = await Player.join(server.ws_base, t["id"], t["token"])
         rng = random.Random(4)
         try:
-            while len(seen) < 10:
+            while len(seen) < 6:
                 await me.play_random(rng)
                 with contextlib.suppress(TimeoutError):
                     msg = await me.recv(0.2)

@@ -56,7 +56,7 @@ def test_the_endgame_search_never_finishes_worse_than_the_rules_of_thumb(rules: 
 
 def test_a_rollout_with_an_endgame_searches_only_the_last_tricks() -> None:
     rules = Rules.preset("classic")
-    for i in range(20):
+    for i in range(8):
         d = midgame(rules, Contract.LTOOSH, i, 20)  # 8 tricks left
         me = d.turn
         # With fewer tricks searched than remain, the early tricks are played by the rules of thumb:
