@@ -582,7 +582,7 @@ async def test_a_bot_thinks_during_its_delay_so_its_thinking_time_does_not_show(
     could claim, a card to double) came later than a forced one. Now it thinks as the delay starts,
     and its move is played when the delay is over: the move comes a whole delay after the thinking
     began, not a moment after."""
-    delay = 0.6
+    delay = 0.8
     asked: dict[tuple[int, int], float] = {}  # (deal, cards played before it) -> when a bot was asked for a card
     make_bot = table_module.make_bot
 

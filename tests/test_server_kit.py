@@ -140,7 +140,8 @@ class ServeProcess:
             except httpx.HTTPError:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                self._reader.join(10)
+                if self.proc.poll() is not None:
+                    self._reader.join(10)  # all it printed, to say why
                 raise RuntimeError(f"opentrix serve did not start: {self.output}")
             time.sleep(0.1)
 
@@ -166,6 +167,7 @@ class ServeProcess:
             self.proc.send_signal(sig)
         self.proc.wait(20)
         self._reader.join(10)
+        assert not self._reader.is_alive(), "the served process ended but its output did not"
         return self.output
 
 

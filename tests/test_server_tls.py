@@ -183,10 +183,13 @@ def test_a_renewed_certificate_is_served_without_a_restart(
     ca: trustme.CA, tmp_path: Path, client_context: ssl.SSLContext
 ) -> None:
     """certbot renews a certificate in place: the server takes the new one up within --ssl-check-every
-    seconds, for every new connection, with its tables still open. A renewal caught halfway (the new
-    certificate beside the old key) is refused aloud and the old certificate kept; the key that follows
-    completes it."""
-    old, new = ca.issue_cert("127.0.0.1"), ca.issue_cert("127.0.0.1")
+    seconds, for every new connection, with its tables still open, even when the new one has another
+    kind of key (an EC certificate renewed as RSA: loaded into the same context, a client preferring
+    EC would still be shown the old one). A renewal caught halfway (certbot writes the key first, so
+    the new key beside the old certificate) is refused aloud and the old certificate kept; the
+    certificate that follows completes it."""
+    old, new = ca.issue_cert("127.0.0.1"), ca.issue_cert("127.0.0.1", key_type=trustme.KeyType.RSA)
+    assert b"EC PRIVATE KEY" in old.private_key_pem.bytes() and b"EC" not in new.private_key_pem.bytes()
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
 
     def put(path: Path, pem: trustme.Blob) -> None:  # as certbot does: a new file moved into place
@@ -203,13 +206,18 @@ def test_a_renewed_certificate_is_served_without_a_restart(
             f"{proc.base}/api/tables", json={"name": "Lina", "bots": ["random"] * 3}, verify=client_context
         ).json()
         assert served_certificate(proc.port, client_context) == der["old"]
-        put(cert, new.cert_chain_pems[0])  # halfway: the key is still the old certificate's
+        put(key, new.private_key_pem)  # halfway: the certificate is still the old one
         at = said(proc, "cannot be used")
         assert "is not the key of the certificate" in proc.lines[at] and "the previous one is kept" in proc.lines[at]
         assert served_certificate(proc.port, client_context) == der["old"]
-        put(key, new.private_key_pem)
+        put(cert, new.cert_chain_pems[0])
         said(proc, "serving the renewed certificate", after=at)
         assert served_certificate(proc.port, client_context) == der["new"]
+        prefers_ec = ssl.create_default_context()
+        ca.configure_trust(prefers_ec)
+        prefers_ec.set_ciphers("ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256")
+        prefers_ec.maximum_version = ssl.TLSVersion.TLSv1_2  # so that the cipher list names the key kind
+        assert served_certificate(proc.port, prefers_ec) == der["new"]
         health = httpx.get(f"{proc.base}/api/tables/{table['id']}", verify=client_context)
         assert health.status_code == 200  # the table made before the renewal is still there
     finally:

@@ -570,7 +570,7 @@ def test_friends_waiting_in_the_lobby_chat_there(browser: Browser, server: LiveS
     to start, she reads it there with no note or count, a visitor without a seat reads it too, and what
     was said is still in the table's chat once the match starts, not counted as new."""
     errors: list[str] = []
-    t, lina, omar = lina_and_omar(browser, server, errors, PHONE, start=False)
+    t, lina, omar = lina_and_omar(browser, server, errors, PHONE, start=False, seed=king_seed(1))
     for page in (lina, omar):
         page.locator("[data-testid=lobby-chat]").wait_for()
     omar.fill("#chat-input", "Sami is on his way")
@@ -584,7 +584,15 @@ def test_friends_waiting_in_the_lobby_chat_there(browser: Browser, server: LiveS
     assert "Take a seat to write here." in visitor.locator("[data-testid=lobby-chat]").inner_text()
     assert visitor.locator("#chat-input").count() == 0
     shot(omar, "chat-04-lobby-on-a-phone")
+    omar.click("#chat-input")
+    omar.keyboard.type("ok")
     lina.click("#start-match")
+    # Omar, the king, is typing as the match starts: the chat goes on in its drawer with his keys, and
+    # the contract question waits for him (a space must not name a contract).
+    omar.wait_for_selector("#contract-dialog")
+    omar.keyboard.type(" let's go")
+    assert omar.locator("#chat-input").input_value() == "ok let's go"
+    assert omar.evaluate("document.activeElement.id") == "chat-input"
     lina.wait_for_selector("[data-testid=hand] .card")
     assert lina.locator("[data-cmd=chat]").inner_text() == "Chat"  # read in the lobby: nothing new
     lina.click("[data-cmd=chat]")

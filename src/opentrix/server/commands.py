@@ -351,6 +351,11 @@ def serve(
     if not 0.1 <= ssl_check_every <= 86400:
         raise typer.BadParameter("give a number of seconds from 0.1 to 86400", param_hint="--ssl-check-every")
     tls = check_tls(ssl_certfile, ssl_keyfile)
+    first_seen = None
+    if tls is not None:
+        from .tls import signature
+
+        first_seen = signature(tls)  # the files as checked: a renewal while uvicorn starts is not missed
     scheme = "https" if tls else "http"
     url, _ = preflight(database, host, port)
     settings = Settings(
@@ -392,9 +397,25 @@ def serve(
         if tls is None:
             await serving
             return
+        from uvicorn.config import create_ssl_context
+
         from .tls import Renewal
 
-        renewal = asyncio.create_task(Renewal(tls, config.ssl, typer.echo, ssl_check_every).run())
+        def fresh() -> Any:  # a context as uvicorn makes one from the same options, for a renewed certificate
+            alpn = getattr(config.http_protocol_class, "alpn_protocols", None)
+            return create_ssl_context(
+                tls.certfile,
+                tls.keyfile,
+                None,
+                config.ssl_version,
+                config.ssl_cert_reqs,
+                config.ssl_ca_certs,
+                config.ssl_ciphers,
+                alpn,
+            )
+
+        watch = Renewal(tls, config.ssl, fresh, typer.echo, ssl_check_every, seen=first_seen)
+        renewal = asyncio.create_task(watch.run())
         try:
             await serving
         finally:

@@ -3,13 +3,14 @@
 A certificate from Let's Encrypt lives 90 days and is renewed in place (certbot rewrites the files
 behind ``/etc/letsencrypt/live/NAME/``). A server that runs for months must not go on showing the old
 one until it expires, nor stop its tables to take the new one: it looks at the files now and then and,
-when they changed and hold a usable certificate and key, loads them into the TLS context it serves
-with, so that every connection from then on gets the new certificate (those open keep theirs).
+when they changed and hold a usable certificate and key, serves them to every connection from then on
+(those open keep theirs).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import ssl
@@ -51,8 +52,8 @@ def check(certfile: Path | None, keyfile: Path | None) -> Tls | None:
 
 
 def load_into(context: ssl.SSLContext, certfile: Path, keyfile: Path | None) -> None:
-    """Check the files and load them into ``context`` (a context in use serves them to every handshake
-    from then on); on a TlsError the context keeps what it had."""
+    """Check the files and load them into ``context``, a new one (a failed load can leave a context
+    half changed, so a context in use is never given to this)."""
     cert_text = _pem(certfile, "certificate", "--ssl-certfile")
     key_path, key_option = (keyfile, "--ssl-keyfile") if keyfile is not None else (certfile, "--ssl-certfile")
     key_text = cert_text if keyfile is None else _pem(keyfile, "key", "--ssl-keyfile")
@@ -66,67 +67,101 @@ def load_into(context: ssl.SSLContext, certfile: Path, keyfile: Path | None) -> 
     if not re.search(r"-----BEGIN [A-Z ]*PRIVATE KEY-----", key_text):
         hint = "" if keyfile is not None else "; give the key with --ssl-keyfile"
         raise TlsError(f"{str(key_path)!r} ({key_option}) holds no PEM private key{hint}")
-    # Tried on a context of its own first: a failed load_cert_chain can leave a context half changed.
-    for target in (ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER), context):
-        try:
-            target.load_cert_chain(certfile, keyfile)
-        except ssl.SSLError as e:
-            if e.reason in ("KEY_VALUES_MISMATCH", "NO_CERTIFICATE_ASSIGNED"):  # another key; another kind of key
-                raise TlsError(
-                    f"{str(key_path)!r} is not the key of the certificate {str(certfile)!r}"
-                    " (in a chain file the server's own certificate comes first)"
-                ) from None
+    try:
+        context.load_cert_chain(certfile, keyfile)
+    except ssl.SSLError as e:
+        if e.reason in ("KEY_VALUES_MISMATCH", "NO_CERTIFICATE_ASSIGNED"):  # another key; another kind of key
             raise TlsError(
-                f"cannot use the certificate {str(certfile)!r} with the key {str(key_path)!r}: {e.reason or e}"
+                f"{str(key_path)!r} is not the key of the certificate {str(certfile)!r}"
+                " (in a chain file the server's own certificate comes first)"
             ) from None
-        except OSError as e:
-            raise TlsError(f"cannot use the certificate {str(certfile)!r}: {e.strerror or e}") from None
+        raise TlsError(
+            f"cannot use the certificate {str(certfile)!r} with the key {str(key_path)!r}: {e.reason or e}"
+        ) from None
+    except OSError as e:
+        raise TlsError(f"cannot use the certificate {str(certfile)!r}: {e.strerror or e}") from None
+
+
+Signature = tuple[tuple[int, int, int, int] | None, ...]
+
+
+def signature(tls: Tls) -> Signature:
+    """What tells that the files changed: device, inode, modification time and size of each, through
+    symlinks (certbot points ``live/`` at new files; ``cp -p`` keeps the time but not the inode)."""
+
+    def stat(path: str | None) -> tuple[int, int, int, int] | None:
+        if path is None:
+            return None
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None  # gone for a moment (being replaced): a later look sees it again
+        return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+
+    return (stat(tls.certfile), stat(tls.keyfile))
 
 
 class Renewal:
-    """Watches the certificate's files and loads a renewed certificate into the live context.
+    """Watches the certificate's files and serves a renewed certificate from then on.
 
-    The files are compared by size and modification time (through symlinks, as certbot keeps them);
-    a change is tried once: a certificate written before its key (a renewal caught halfway) fails the
-    check, the old certificate stays, and the key's own change a moment later brings another try."""
+    The live context is never changed (OpenSSL keeps a certificate per kind of key, so loading an RSA
+    certificate into a context that held an EC one would leave both, and a load that fails halfway
+    leaves it unusable): each renewal builds a context of its own with ``make``, and the live one's SNI
+    callback, which OpenSSL calls in every handshake (with or without a name), hands the connection to
+    the newest. A change is tried once: a key written before its certificate (certbot renews
+    ``privkey`` first) fails the check, the old certificate stays, and the certificate's own change a
+    moment later brings another try."""
 
     def __init__(
-        self, tls: Tls, context: ssl.SSLContext, say: Callable[[str], None], every: float = CHECK_EVERY
+        self,
+        tls: Tls,
+        live: ssl.SSLContext,
+        make: Callable[[], ssl.SSLContext],
+        say: Callable[[str], None],
+        every: float = CHECK_EVERY,
+        seen: Signature | None = None,
     ) -> None:
         self.tls = tls
-        self.context = context
+        self.live = live
+        self.current = live
+        self.make = make
         self.say = say
         self.every = every
-        self._seen = self._signature()
+        self._seen = signature(tls) if seen is None else seen
+        live.sni_callback = self._choose
 
-    def _signature(self) -> tuple[tuple[int, int] | None, ...]:
-        def stat(path: str | None) -> tuple[int, int] | None:
-            if path is None:
-                return None
-            try:
-                st = os.stat(path)
-            except OSError:
-                return None  # gone for a moment (being replaced): the next look sees it again
-            return (st.st_mtime_ns, st.st_size)
-
-        return (stat(self.tls.certfile), stat(self.tls.keyfile))
+    def _choose(self, conn: ssl.SSLObject, name: str | None, context: ssl.SSLContext) -> None:
+        if self.current is not self.live:
+            conn.context = self.current
 
     def check(self) -> bool:
-        """One look: True when a renewed certificate was loaded."""
-        now = self._signature()
+        """One look: True when a renewed certificate is served from now on."""
+        now = signature(self.tls)
         if now == self._seen or None in now[: 1 if self.tls.keyfile is None else 2]:
             return False
         self._seen = now
         keyfile = None if self.tls.keyfile is None else Path(self.tls.keyfile)
         try:
-            load_into(self.context, Path(self.tls.certfile), keyfile)
+            check(Path(self.tls.certfile), keyfile)
+            fresh = self.make()  # reads the files again: a change in between fails here, not later
         except TlsError as e:
-            self.say(f"opentrix: the certificate's files changed but cannot be used ({e}); the previous one is kept")
-            return False
-        self.say(f"opentrix: serving the renewed certificate from {self.tls.certfile!r}")
-        return True
+            reason = str(e)
+        except (ssl.SSLError, OSError) as e:
+            reason = f"cannot use them: {getattr(e, 'reason', None) or e}"
+        else:
+            self.current = fresh
+            self.say(f"opentrix: serving the renewed certificate from {self.tls.certfile!r}")
+            return True
+        self.say(f"opentrix: the certificate's files changed but cannot be used ({reason}); the previous one is kept")
+        return False
 
     async def run(self) -> None:
+        """Look every ``every`` seconds until cancelled; whatever goes wrong in one look is said, and
+        the looking goes on (a certificate left to expire would close the tables to everybody)."""
         while True:
             await asyncio.sleep(self.every)
-            self.check()
+            try:
+                self.check()
+            except Exception as e:  # said, and the next look may succeed
+                with contextlib.suppress(Exception):
+                    self.say(f"opentrix: looking for a renewed certificate failed: {e!r}")

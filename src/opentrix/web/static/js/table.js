@@ -325,6 +325,13 @@ export function mountTable(root, code) {
     if (talk && talk.open && !st.dialogChatOpen) st.unread = 0; // opened, its toggle event not come yet
     if (talk) st.dialogChatOpen = talk.open;
     if (st.drawer === "chat" && summaryShown()) { st.drawer = null; st.dialogChatOpen = true; } // the chat goes on in it
+    if (!summaryShown()) {
+      // The chat typed in went away with the lobby or a summary: it goes on in the drawer, so the keys
+      // stay there and the question now on the table is read out, not answered by the next space.
+      const typing = document.activeElement && document.activeElement.id === "chat-input" && root.contains(document.activeElement);
+      if (typing && chatHere()) st.drawer = "chat";
+      st.dialogChatOpen = false; // the next summary opens with its chat folded
+    }
     const drawers = { scores: scoresDrawer, last: lastTrickDrawer, rules: rulesDrawer, chat: chatDrawer };
     const drawer = st.drawer ? drawers[st.drawer]() : "";
     const was = rerender(root, `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`);
@@ -834,7 +841,7 @@ export function mountTable(root, code) {
       return `<div class="overlay"><div class="dialog" id="match-over" ${dialogAttrs("match-over", true)} data-autofocus><h2 id="match-over-title">${t("dlg.matchover")}</h2><p id="match-over-sub"><b>${escapeHtml(headline)}</b></p>`
         + standingsHTML(v.totals, v.winners, v.team_totals)
         + lastDeal
-        + `<details id="all-scores"${st.scoresOpen ? " open" : ""}><summary>${t("table.scores")}</summary>${scoresTable(false)}</details>`
+        + `<details id="all-scores"${st.scoresOpen ? " open" : ""}><summary id="all-scores-toggle">${t("table.scores")}</summary>${scoresTable(false)}</details>`
         + dialogChat()
         + rematchHTML()
         + `<div class="row"><a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>`
@@ -859,7 +866,7 @@ export function mountTable(root, code) {
   /** Whether the end-of-deal summary or the final standings cover the table now. */
   function summaryShown() {
     const v = st.view;
-    return Boolean(v) && !st.leaving && Date.now() >= st.lingerUntil
+    return Boolean(v) && (!st.leaving || v.match_over) && Date.now() >= st.lingerUntil
       && (v.match_over || (v.phase === "deal_over" && v.history.length > 0));
   }
 
@@ -868,7 +875,7 @@ export function mountTable(root, code) {
   function dialogChat() {
     if (!chatHere()) return "";
     const label = st.unread ? t("chat.unread", { n: st.unread }) : t("table.chat");
-    return `<details id="dialog-chat" class="dialog-chat"${st.dialogChatOpen ? " open" : ""}><summary>${escapeHtml(label)}</summary>${chatBody()}</details>`;
+    return `<details id="dialog-chat" class="dialog-chat"${st.dialogChatOpen ? " open" : ""}><summary id="dialog-chat-toggle">${escapeHtml(label)}</summary>${chatBody()}</details>`;
   }
 
   /** Asked before a link leaves a match in play: the seat is kept, and a bot plays it meanwhile. */
