@@ -189,7 +189,7 @@ def test_a_renewed_certificate_is_served_without_a_restart(
     the new key beside the old certificate) is refused aloud and the old certificate kept; the
     certificate that follows completes it."""
     old, new = ca.issue_cert("127.0.0.1"), ca.issue_cert("127.0.0.1", key_type=trustme.KeyType.RSA)
-    assert b"EC PRIVATE KEY" in old.private_key_pem.bytes() and b"EC" not in new.private_key_pem.bytes()
+    assert b"EC PRIVATE KEY" in old.private_key_pem.bytes() and b"RSA PRIVATE KEY" in new.private_key_pem.bytes()
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
 
     def put(path: Path, pem: trustme.Blob) -> None:  # as certbot does: a new file moved into place
