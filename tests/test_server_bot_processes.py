@@ -16,6 +16,8 @@ import pytest
 from bot_probe import ProcessNoting, Slow, StuckOnce
 from opentrix.server import table as table_module
 from opentrix.server import thinking
+from opentrix.server.settings import database_url
+from opentrix.server.storage import Storage
 from opentrix.server.table import Table
 from opentrix.server.thinking import Thinkers
 from test_server_fairness import Bots
@@ -175,7 +177,9 @@ async def test_a_table_whose_move_is_never_answered_thinks_it_again(
 
 
 @pytest.mark.parametrize(
-    ("sig", "times"), [(signal.SIGINT, 1), (signal.SIGTERM, 1), (signal.SIGTERM, 2)], ids=["ctrl-c", "sigterm", "twice"]
+    ("sig", "times"),
+    [(signal.SIGINT, 1), (signal.SIGINT, 2), (signal.SIGTERM, 1), (signal.SIGTERM, 2)],
+    ids=["ctrl-c", "ctrl-c-twice", "sigterm", "twice"],
 )
 def test_ctrl_c_or_sigterm_stops_a_server_and_its_bot_workers(tmp_path: Path, sig: int, times: int) -> None:
     """Ctrl-C reaches the whole process group; SIGTERM (a service manager, ``kill``) the server alone,
@@ -197,6 +201,11 @@ def test_ctrl_c_or_sigterm_stops_a_server_and_its_bot_workers(tmp_path: Path, si
         assert time.monotonic() - start < 10 and "Traceback" not in out and "leaked" not in out, out
         assert server.proc.returncode == 0, (server.proc.returncode, out)
         assert "died" not in out and "legal card" not in out, out  # no worker died before its server
+        store = Storage(database_url(str(tmp_path / "workers.db")))
+        try:
+            assert store.holders() == set()  # its tables let go: another server need not wait out a lease
+        finally:
+            store.close()
         deadline = time.monotonic() + 10
         while any(b"spawn_main" in read(Path(f"/proc/{pid}/cmdline")) for pid in workers):
             assert time.monotonic() < deadline, "a bot worker outlived its server"

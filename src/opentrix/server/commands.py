@@ -335,7 +335,6 @@ def serve(
 ) -> None:
     """Host Trix tables: friends join with the invite link; finished matches are kept for replay."""
     require_server()
-    import uvicorn
 
     from .settings import Settings
 
@@ -373,7 +372,7 @@ def serve(
     typer.echo(f"opentrix: tables stored in {_where(url)}")
     _more_open_files()
     config = _uvicorn_config(settings, host, port, log_level.value, forwarded_allow_ips, tls)
-    server = uvicorn.Server(config)
+    server = _server(config)
     _stop_cleanly(server)
 
     async def main() -> None:
@@ -422,6 +421,25 @@ def serve(
             renewal.cancel()
 
     _serve_until_stopped(main)
+
+
+def _server(config: Any) -> Any:
+    """A uvicorn server whose second Ctrl-C hurries the stop but never cuts it short.
+
+    uvicorn takes a second Ctrl-C as "force quit": it stops waiting for open connections, and also
+    skips the application's shutdown, where the hub stores the last actions still queued and lets go
+    of its tables (another server would wait out their lease). Pressing Ctrl-C twice is what an
+    impatient host does, so here it only stops the wait for connections; the shutdown always runs
+    (it takes a few seconds at most: bots get ``timeout_graceful_shutdown``, workers ``CLOSE_PATIENCE``)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            await super().shutdown(sockets)
+            if self.force_exit:  # uvicorn skipped the application's shutdown: run it all the same
+                await self.lifespan.shutdown()
+
+    return Server(config)
 
 
 async def _started(server: Any, serving: asyncio.Task[None]) -> bool:
@@ -483,7 +501,6 @@ def play_web(
 
     The match unfinished last time with the same rules and bots is taken up again, unless ``new``."""
     require_server()
-    import uvicorn
 
     from .hub import NewTable
     from .settings import Settings
@@ -491,7 +508,7 @@ def play_web(
     url, _ = preflight(database, host, port)
     settings = Settings(database=database, bot_delay=bot_delay)
     config = _uvicorn_config(settings, host, port, "warning")
-    server = uvicorn.Server(config)
+    server = _server(config)
     _stop_cleanly(server)
 
     async def main() -> None:
