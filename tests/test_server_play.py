@@ -26,7 +26,8 @@ from opentrix.match import Match
 from opentrix.record import Record
 from opentrix.rules import Rules
 from opentrix.server.hub import Hub, NewTable
-from opentrix.server.settings import Settings
+from opentrix.server.settings import Settings, database_url
+from opentrix.server.storage import Storage
 from opentrix.server.table import TableError
 from opentrix.verify import summary
 from test_server_kit import (
@@ -150,6 +151,38 @@ async def test_lobby_invite_and_start(server: LiveServer) -> None:
     r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Late"}, timeout=10)
     assert r.status_code == 400 and "already started" in r.json()["error"]
     await watcher.close()
+
+
+async def test_a_host_gone_from_the_lobby_hands_the_start_to_a_friend_who_is_there(server: LiveServer) -> None:
+    """Lina made the table, sent the link and closed her page; Omar, who is there, would wait for ever
+    for her start. After the grace period (0.4 s here) the start is his: he is told, his token starts
+    the match, hers no longer does, and the store keeps the new host (a restart does not undo it).
+    A friend seated but not there is not made host: nobody would be there to start."""
+    t = server.create(name="Lina", bots="random")
+    code = t["id"]
+    rana = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Rana", "seat": 1}, timeout=10).json()
+    omar = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Omar", "seat": 3}, timeout=10).json()
+    lina = await Player.join(server.ws_base, code, t["token"])
+    await lina.until(lambda m: m["type"] == "update")
+    await lina.close()
+    await asyncio.sleep(1.0)  # gone past her grace, with nobody else there: she stays host
+    assert httpx.get(f"{server.base}/api/tables/{code}", timeout=10).json()["host_seat"] == 0
+    here = await Player.join(server.ws_base, code, omar["token"])
+    told = await here.until(lambda m: m["type"] == "update" and (m.get("event") or {}).get("kind") == "host")
+    assert told["event"]["seat"] == 3 and told["table"]["host_seat"] == 3
+    assert rana["seat"] == 1  # seated before Omar in seat order, but not there
+    store = Storage(database_url(server.settings.database))
+    try:
+        row = store.load_table(code)
+        assert row is not None and row.host_seat == 3
+    finally:
+        store.close()
+    r = httpx.post(f"{server.base}/api/tables/{code}/start", json={"token": t["token"]}, timeout=10)
+    assert r.status_code == 400 and "only the host" in r.json()["error"]
+    r = httpx.post(f"{server.base}/api/tables/{code}/start", json={"token": omar["token"]}, timeout=10)
+    assert r.status_code == 200
+    await here.until(lambda m: m["type"] == "update" and m["table"]["status"] == "playing")
+    await here.close()
 
 
 async def test_reconnect_catches_up_or_resyncs(server: LiveServer) -> None:

@@ -283,6 +283,14 @@ class Storage:
             self._fence(conn, [table_id])
             conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(status=status, updated_at=_now()))
 
+    def set_host(self, table_id: str, seat: int) -> None:
+        """The seat that may start the match, when the lobby's host left it to another."""
+        if not 0 <= seat <= 3:
+            raise ValueError(f"no seat {seat}")
+        with self.engine.begin() as conn:
+            self._fence(conn, [table_id])
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(host_seat=seat, updated_at=_now()))
+
     def append_actions(self, rows: Sequence[tuple[str, int, int, int]]) -> None:
         """Store (table_id, idx, seat, action) rows in one transaction: all of them or none."""
         if not rows:

@@ -33,7 +33,7 @@ from ..view import View, view
 from .asyncstore import AsyncStore
 from .protocol import BadMessage, dumps, error
 from .settings import Settings
-from .storage import LeaseLost, SeatRow, TableRow, player_name
+from .storage import LeaseLost, SeatRow, StorageError, TableRow, player_name
 from .thinking import THREAD, Thinkers
 from .views import views_json
 
@@ -363,6 +363,8 @@ class Table:
         if self.status == "playing":
             grace = self.settings.grace
             times += [s.gone_since + grace for s in self.seats if s.gone_since is not None and not s.away]
+        if (host_due := self._host_due()) is not None:
+            times.append(host_due)
         if not times:
             return None
         return min(times) - time.monotonic()
@@ -371,6 +373,8 @@ class Table:
         """Do whatever is due: start the next deal, let a bot move, apply a timeout or a grace period."""
         if self._watching_due is not None and time.monotonic() >= self._watching_due:
             self._tell_watching()
+        if (host_due := self._host_due()) is not None and time.monotonic() >= host_due:
+            await self._pass_host()
         while self.status == "playing" and not self.lost:
             now = time.monotonic()
             for s in self.seats:
@@ -747,6 +751,34 @@ class Table:
         await self.store.run(self.store.storage.set_status, self.id, "playing")
         self.status = "playing"
         self._broadcast({"kind": "start"})
+
+    def _host_due(self) -> float | None:
+        """When the lobby's host, gone for a grace period, hands the start over to a player who is there;
+        None while he is there (or nobody else is), or outside the lobby. Friends who followed the link
+        would otherwise wait for a start that never comes."""
+        if self.status != "lobby" or self.lost or self.stopped:
+            return None
+        host = self.seats[self.host_seat]
+        if host.conns or host.gone_since is None:
+            return None
+        if not any(s.kind == "human" and s.conns for s in self.seats):
+            return None
+        return host.gone_since + self.settings.grace
+
+    async def _pass_host(self) -> None:
+        """The next seated player who is here, in seat order from the host's, becomes the host."""
+        order = [(self.host_seat + k) % 4 for k in range(1, 4)]
+        heir = next(s for s in order if self.seats[s].kind == "human" and self.seats[s].conns)
+        try:
+            await self.store.run(self.store.storage.set_host, self.id, heir)
+        except LeaseLost:
+            raise
+        except StorageError as e:  # tried again a grace period later, not at every turn of the owner loop
+            log.warning("table %s: the host could not be handed over: %s", self.id, e)
+            self.seats[self.host_seat].gone_since = time.monotonic()
+            return
+        self.host_seat = heir
+        self._broadcast({"kind": "host", "seat": heir})
 
     async def _finish(self) -> None:
         m = self.match

@@ -147,7 +147,9 @@ export function mountTable(root, code) {
     st.n = msg.n;
     st.view = msg.view;
     if (st.info && st.info.status === "lobby" && msg.table.status !== "lobby") st.drawer = null; // the lobby's sheet stays there
+    const handedOver = st.info && st.info.host_seat !== msg.table.host_seat && msg.table.host_seat === st.seat && st.seat !== null;
     st.info = msg.table;
+    if (handedOver && msg.table.status === "lobby") toast(t("lobby.nowhost"), 6000); // the host left: the start is his now
     st.pending = false;
     const ev = msg.event;
     st.freshCard = null;
