@@ -8,6 +8,7 @@ import contextlib
 import os
 import random
 import signal
+import sqlite3
 import time
 from pathlib import Path
 
@@ -213,6 +214,34 @@ def test_ctrl_c_or_sigterm_stops_a_server_and_its_bot_workers(tmp_path: Path, si
     finally:
         if bots is not None:
             bots.end()
+        if server.proc.poll() is None:
+            server.kill()
+
+
+def test_a_third_ctrl_c_quits_a_stop_that_waits_on_the_store(tmp_path: Path) -> None:
+    """The clean stop waits for the store (it lets the tables go there); a store that does not answer
+    (here a SQLite file another program holds locked) would keep it waiting. The second Ctrl-C says what
+    is left to do, and the third quits at once, saying what may be lost."""
+    db = tmp_path / "locked.db"
+    server = ServeProcess(str(db), free_port())
+    locker = sqlite3.connect(db, timeout=1)
+    try:
+        locker.execute("BEGIN EXCLUSIVE")
+        server.proc.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        server.proc.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 10
+        while not any("Ctrl-C again quits at once" in line for line in list(server.lines)):
+            assert time.monotonic() < deadline, server.output
+            time.sleep(0.05)
+        time.sleep(0.5)
+        assert server.proc.poll() is None  # still waiting on the store
+        out = server.stop()  # the third
+        assert server.proc.returncode == 130, out
+        assert "opentrix: stopped at once; the last actions may not be stored" in out
+    finally:
+        locker.rollback()
+        locker.close()
         if server.proc.poll() is None:
             server.kill()
 

@@ -44,7 +44,7 @@ from test_server_kit import (
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("play"), grace=0.4) as s:
+    with live_server(tmp_path_factory.mktemp("play"), grace=0.4, host_grace=0.4) as s:
         yield s
 
 
@@ -155,7 +155,7 @@ async def test_lobby_invite_and_start(server: LiveServer) -> None:
 
 async def test_a_host_gone_from_the_lobby_hands_the_start_to_a_friend_who_is_there(server: LiveServer) -> None:
     """Lina made the table, sent the link and closed her page; Omar, who is there, would wait for ever
-    for her start. After the grace period (0.4 s here) the start is his: he is told, his token starts
+    for her start. After the host's grace period (0.4 s here) the start is his: he is told, his token starts
     the match, hers no longer does, and the store keeps the new host (a restart does not undo it).
     A friend seated but not there is not made host: nobody would be there to start."""
     t = server.create(name="Lina", bots="random")

@@ -603,25 +603,44 @@ def test_friends_waiting_in_the_lobby_chat_there(browser: Browser, server: LiveS
 
 
 def test_a_host_who_closed_the_lobby_hands_the_start_to_the_friend_waiting(browser: Browser, tmp_path: Path) -> None:
-    """Lina sends the link and closes her page before starting; Omar, waiting in the lobby, is told he
-    is the host now once her grace period (0.5 s on this server) is over, and starts the match."""
+    """Lina's connection drops in the lobby before she starts (she went to send the link around); Omar,
+    waiting there, is told he is the host now once her grace period (0.5 s on this server) is over, she
+    is told so when she is back, and Omar starts the match."""
     errors: list[str] = []
-    with live_server(tmp_path, bot_delay=0.0, grace=0.5) as quick:
+    with live_server(tmp_path, bot_delay=0.0, host_grace=0.5) as quick:
         t = quick.create(name="Lina", bots="random", kingdoms=1)
         r = httpx.post(f"{quick.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10).json()
         lina = new_page(browser, DESKTOP, errors)
+        away = False
+        sockets: list[Any] = []
+
+        def route(ws: Any) -> None:
+            if away:
+                ws.close()
+                return
+            sockets.append(ws)
+            ws.connect_to_server()
+
+        lina.route_web_socket(re.compile(r"/ws/"), route)
         lina.goto(seat_url(quick, t))
         omar = new_page(browser, PHONE, errors)
         omar.goto(f"{quick.base}/t/{t['id']}?lang=en#seat=1&token={r['token']}")
         omar.locator("[data-testid=lobby]", has_text="Waiting for the host to start").wait_for()
         assert omar.locator("#start-match").count() == 0
-        lina.context.close()
+        away = True  # off to send the link around: her connection drops and cannot come back
+        sockets[-1].close()
         omar.locator("#toast", has_text="you are the host now").wait_for()
         assert "host" in omar.locator("[data-lobby-seat='1']").inner_text()
+        away = False  # back: she is told why the start is no longer hers
+        told = lina.locator("#toast", has_text="is the host now")
+        told.wait_for()
+        assert told.inner_text() == "You were away, so \u2068Omar\u2069 is the host now and starts the match."
+        assert lina.locator("#start-match").count() == 0
         omar.click("#start-match")
         omar.wait_for_selector("[data-testid=hand] .card")
         assert not errors, errors
-        omar.context.close()
+        for page in (lina, omar):
+            page.context.close()
 
 
 def test_a_question_arriving_while_you_type_in_the_chat_does_not_take_your_keys(

@@ -424,20 +424,45 @@ def serve(
 
 
 def _server(config: Any) -> Any:
-    """A uvicorn server whose second Ctrl-C hurries the stop but never cuts it short.
+    """A uvicorn server whose second Ctrl-C hurries the stop but does not cut it short.
 
     uvicorn takes a second Ctrl-C as "force quit": it stops waiting for open connections, and also
     skips the application's shutdown, where the hub stores the last actions still queued and lets go
     of its tables (another server would wait out their lease). Pressing Ctrl-C twice is what an
-    impatient host does, so here it only stops the wait for connections; the shutdown always runs
-    (it takes a few seconds at most: bots get ``timeout_graceful_shutdown``, workers ``CLOSE_PATIENCE``)."""
+    impatient host does, so here the second only stops the wait for connections and says what is left
+    to do; the shutdown runs (once). A third Ctrl-C quits at once, for a store that does not answer."""
+    import os
+    import sys
+
     import uvicorn
 
     class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if sig == signal.SIGINT and self.force_exit:
+                sys.stderr.write("opentrix: stopped at once; the last actions may not be stored\n")
+                sys.stderr.flush()
+                os._exit(130)
+            super().handle_exit(sig, frame)
+            if self.force_exit:
+                sys.stderr.write(
+                    "opentrix: storing the last actions and letting the tables go (Ctrl-C again quits at once)\n"
+                )
+                sys.stderr.flush()
+
         async def shutdown(self, sockets: Any = None) -> None:
+            lifespan = self.lifespan
+            real = lifespan.shutdown
+            ran = False
+
+            async def once() -> None:
+                nonlocal ran
+                if not ran:
+                    ran = True
+                    await real()
+
+            lifespan.shutdown = once  # uvicorn's own call, if it makes it, and ours below are one
             await super().shutdown(sockets)
-            if self.force_exit:  # uvicorn skipped the application's shutdown: run it all the same
-                await self.lifespan.shutdown()
+            await once()  # uvicorn skipped it when forced; run it all the same
 
     return Server(config)
 

@@ -48,6 +48,9 @@ class Settings:
     deal_pause: float = 20.0
     # Seconds a disconnected player keeps the seat before a bot takes over (he can reclaim it later).
     grace: float = 45.0
+    # Seconds the lobby's host may be gone before the start passes to a seated player who is there:
+    # longer than ``grace``, as a host on a phone leaves the page to send the invite link around.
+    host_grace: float = 120.0
     # Largest client message accepted, in bytes.
     max_message: int = 4096
     # Worker processes the tables' bots think in; 0: one thread in the server's process (see

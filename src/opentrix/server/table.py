@@ -33,7 +33,7 @@ from ..view import View, view
 from .asyncstore import AsyncStore
 from .protocol import BadMessage, dumps, error
 from .settings import Settings
-from .storage import LeaseLost, SeatRow, StorageError, TableRow, player_name
+from .storage import LeaseLost, SeatRow, TableRow, player_name
 from .thinking import THREAD, Thinkers
 from .views import views_json
 
@@ -753,7 +753,7 @@ class Table:
         self._broadcast({"kind": "start"})
 
     def _host_due(self) -> float | None:
-        """When the lobby's host, gone for a grace period, hands the start over to a player who is there;
+        """When the lobby's host, gone for ``host_grace``, hands the start over to a player who is there;
         None while he is there (or nobody else is), or outside the lobby. Friends who followed the link
         would otherwise wait for a start that never comes."""
         if self.status != "lobby" or self.lost or self.stopped:
@@ -763,7 +763,7 @@ class Table:
             return None
         if not any(s.kind == "human" and s.conns for s in self.seats):
             return None
-        return host.gone_since + self.settings.grace
+        return host.gone_since + self.settings.host_grace
 
     async def _pass_host(self) -> None:
         """The next seated player who is here, in seat order from the host's, becomes the host."""
@@ -772,8 +772,9 @@ class Table:
         try:
             await self.store.run(self.store.storage.set_host, self.id, heir)
         except LeaseLost:
+            self.lost = True  # the hub lets the table go at its next lease check
             raise
-        except StorageError as e:  # tried again a grace period later, not at every turn of the owner loop
+        except Exception as e:  # a store that is down: tried again a grace period later, not at every turn
             log.warning("table %s: the host could not be handed over: %s", self.id, e)
             self.seats[self.host_seat].gone_since = time.monotonic()
             return

@@ -147,9 +147,11 @@ export function mountTable(root, code) {
     st.n = msg.n;
     st.view = msg.view;
     if (st.info && st.info.status === "lobby" && msg.table.status !== "lobby") st.drawer = null; // the lobby's sheet stays there
-    const handedOver = st.info && st.info.host_seat !== msg.table.host_seat && msg.table.host_seat === st.seat && st.seat !== null;
+    const moved = st.info && st.seat !== null && st.info.host_seat !== msg.table.host_seat && msg.table.status === "lobby";
+    const wasHost = moved && st.info.host_seat === st.seat;
     st.info = msg.table;
-    if (handedOver && msg.table.status === "lobby") toast(t("lobby.nowhost"), 6000); // the host left: the start is his now
+    if (moved && msg.table.host_seat === st.seat) toast(t("lobby.nowhost"), 6000); // the host left: the start is his now
+    else if (wasHost) toast(t("lobby.hostmoved", { name: `\u2068${seatName(msg.table.host_seat)}\u2069` }), 6000); // he was away too long
     st.pending = false;
     const ev = msg.event;
     st.freshCard = null;
