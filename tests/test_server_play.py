@@ -185,6 +185,52 @@ async def test_a_host_gone_from_the_lobby_hands_the_start_to_a_friend_who_is_the
     await here.close()
 
 
+async def test_the_host_frees_a_seat_taken_in_the_lobby(server: LiveServer) -> None:
+    """A stranger found the link and sat down: the host (and only the host) gives the seat back to the
+    table. It is open again with the bot level the host chose, the stranger's token stops working and
+    his connection goes on watching, told why; a friend can take the seat. Not the host's own seat,
+    not an open one, not once the match has started."""
+    t = server.create(name="Lina", bots=["random", "hard", "easy", "medium"])
+    code = t["id"]
+
+    def free(token: str, seat: object) -> httpx.Response:
+        return httpx.post(f"{server.base}/api/tables/{code}/free", json={"token": token, "seat": seat}, timeout=10)
+
+    omar = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Omar", "seat": 1}, timeout=10).json()
+    stranger = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Zed", "seat": 2}, timeout=10).json()
+    zed = await Player.join(server.ws_base, code, stranger["token"])
+    await zed.until(lambda m: m["type"] == "update")
+    assert zed.seat == 2
+    r = free(omar["token"], 2)
+    assert r.status_code == 400 and "only the host can free a seat" in r.json()["error"]
+    for seat, says in ((0, "own seat cannot be freed"), (3, "seat 3 is not taken"), (7, "seat")):
+        r = free(t["token"], seat)
+        assert r.status_code == 400 and says in r.json()["error"], r.text
+    assert free(t["token"], 2).status_code == 200
+    told = await zed.until(lambda m: m["type"] == "unseated")
+    assert told == {"type": "unseated", "seat": 2}
+    watching = await zed.until(lambda m: m["type"] == "update" and m["view"]["seat"] is None)
+    seats = watching["table"]["seats"]
+    assert seats[2]["kind"] == "open" and seats[2]["level"] == "easy" and seats[2]["name"] is None
+    back = await Player.join(server.ws_base, code, stranger["token"])  # his token no longer seats him
+    assert back.seat is None and back.errors[0].startswith("that seat token is not valid")
+    await back.close()
+    await zed.send({"type": "chat", "text": "hi"})  # nor can he write as the seat
+    assert "take a seat first" in (await zed.until(lambda m: m["type"] == "error"))["message"]
+    store = Storage(database_url(server.settings.database))
+    try:
+        row = store.load_table(code)
+        assert row is not None and row.seats[2].kind == "open" and row.seats[2].token_hash is None
+    finally:
+        store.close()
+    rana = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Rana", "seat": 2}, timeout=10)
+    assert rana.status_code == 200
+    assert httpx.post(f"{server.base}/api/tables/{code}/start", json={"token": t["token"]}, timeout=10).is_success
+    r = free(t["token"], 1)
+    assert r.status_code == 400 and "only in the lobby" in r.json()["error"]
+    await zed.close()
+
+
 async def test_reconnect_catches_up_or_resyncs(server: LiveServer) -> None:
     t = server.create(name="Lina", bots="random", start=True, seed=8)
     me = await Player.join(server.ws_base, t["id"], t["token"])
@@ -585,7 +631,7 @@ async def test_parking_never_strands_a_request_or_hands_a_table_back(tmp_path: P
 
 
 async def test_a_hint_still_thought_out_for_a_turn_gone_by_does_not_hold_up_the_next_players(
-    server: LiveServer,
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Lina asks for a hint and plays before it comes (her search is made slow here); Omar, now to act,
     still gets his own hint, and Lina's late one is dropped."""
@@ -608,7 +654,7 @@ async def test_a_hint_still_thought_out_for_a_turn_gone_by_does_not_hold_up_the_
         thought.add_done_callback(lambda f: loop.call_later(5, late.set_result, f.result()))
         return late
 
-    thinkers.think = slow_first_hint
+    monkeypatch.setattr(thinkers, "think", slow_first_hint)  # undone after: the bot thread is the process's own
     rng = random.Random(0)
 
     async def drain() -> None:
@@ -796,7 +842,9 @@ def test_pages_and_health_answer_head_requests(server: LiveServer) -> None:
         assert r.status_code == 200 and r.content == b"", path
 
 
-async def test_a_hint_is_the_hard_bots_move_for_a_player_against_bots(server: LiveServer) -> None:
+async def test_a_hint_is_the_hard_bots_move_for_a_player_against_bots(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Against bots a player may ask what the hard bot would do in his place: a legal action, to him
     alone, from his view. Not for spectators, not out of turn, and not at a table with friends."""
     t = server.create(name="Lina", bots="random", start=True, seed=12, kingdoms=1)
@@ -811,7 +859,7 @@ async def test_a_hint_is_the_hard_bots_move_for_a_player_against_bots(server: Li
             searches.append(bot.name)
         return think(bot, v, legal)
 
-    thinkers.think = counted
+    monkeypatch.setattr(thinkers, "think", counted)  # undone after: the bot thread is the process's own
     await me.until(lambda m: m["type"] == "update" and me.my_turn())
     await watcher.send({"type": "hint"})
     assert await watcher.error() == "hints are for players: take a seat first"

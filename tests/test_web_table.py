@@ -643,6 +643,31 @@ def test_a_host_who_closed_the_lobby_hands_the_start_to_the_friend_waiting(brows
             page.context.close()
 
 
+def test_the_host_frees_a_seat_and_its_player_watches_or_sits_again(browser: Browser, server: LiveServer) -> None:
+    """Omar sat down from his phone, then again from his laptop; Lina, the host, frees the second
+    seat. That page is told, forgets its token, shows the lobby as a visitor sees it, and may sit again."""
+    errors: list[str] = []
+    t, lina, omar = lina_and_omar(browser, server, errors, PHONE, start=False)
+    twice = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10).json()
+    laptop = new_page(browser, DESKTOP, errors)
+    laptop.goto(f"{server.base}/t/{t['id']}?lang=en#seat={twice['seat']}&token={twice['token']}")
+    laptop.locator("[data-testid=lobby]").wait_for()
+    free = lina.locator(f"[data-lobby-seat='{twice['seat']}'] [data-cmd=free]")
+    assert free.get_attribute("aria-label") == "Free Omar (2)'s seat"
+    assert omar.locator("[data-cmd=free]").count() == 0  # the host's button only
+    free.click()
+    laptop.locator("#toast", has_text="The host gave your seat back to the table").wait_for()
+    laptop.locator("#join-name").wait_for()  # a visitor now: a name and a seat to take
+    assert laptop.evaluate(f"localStorage.getItem('opentrix:seat:{t['id']}')") is None
+    lina.locator(f"[data-lobby-seat='{twice['seat']}']", has_text="Open seat").wait_for()
+    laptop.fill("#join-name", "Sami")
+    laptop.click(f"[data-lobby-seat='{twice['seat']}'] [data-cmd=take]")
+    lina.locator(f"[data-lobby-seat='{twice['seat']}']", has_text="Sami").wait_for()
+    assert not errors, errors
+    for page in (lina, omar, laptop):
+        page.context.close()
+
+
 def test_a_question_arriving_while_you_type_in_the_chat_does_not_take_your_keys(
     browser: Browser, server: LiveServer
 ) -> None:

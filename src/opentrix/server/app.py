@@ -319,6 +319,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await table.call(lambda: table.begin(token if isinstance(token, str) else None))
         return JSONResponse({"ok": True})
 
+    @app.post("/api/tables/{code}/free")
+    async def free(code: str, request: Request) -> Response:
+        """The host frees a seat taken in the lobby (``seat``, 0-3): it is open again."""
+        table = await find(code, _address(request))
+        if table is None:
+            return _bad(*await hub.missing(code))
+        data = await _json_body(request, settings.max_body)
+        token = data.get("token")
+        try:
+            seat = parse_seat(data.get("seat"))
+        except BadMessage as e:
+            raise TableError(str(e)) from None
+        if seat is None:
+            raise TableError("say which seat to free (0-3)")
+        await table.call(lambda: table.free_seat(token if isinstance(token, str) else None, seat))
+        return JSONResponse({"ok": True})
+
     @app.get("/api/history")
     async def history(limit: int = 50, offset: int = 0) -> dict[str, Any]:
         limit = max(1, min(limit, 200))

@@ -378,7 +378,8 @@ class Hub:
                 seats.append(SeatRow(s, "human", name, self.settings.substitute_level, token_hash(token)))
             else:
                 seats.append(SeatRow(s, "bot" if spec.start else "open", "", spec.bots[s]))
-        options: dict[str, Any] = {"timer": spec.timer}
+        # the bot levels chosen for the seats: a seat the host frees in the lobby gets its level back
+        options: dict[str, Any] = {"timer": spec.timer, "levels": list(spec.bots)}
         if spec.hints:
             options["hints"] = True
         if spec.local:

@@ -710,6 +710,43 @@ class Table:
         self._broadcast({"kind": "seats"})
         return seat, token
 
+    async def free_seat(self, token: str | None, seat: int) -> None:
+        """The host gives a seat taken in the lobby back to the table: a stranger who found the link, a
+        friend who sat down twice from two devices. The seat is open again (its bot level as the host
+        chose it), its token stops working, and whoever held it goes on watching, told why."""
+        if self.seat_of_token(token) != self.host_seat:
+            raise TableError("only the host can free a seat")
+        if self.status == "finished":
+            raise MatchOver("the match is over")
+        if self.status != "lobby":
+            raise TableError("the match has already started: seats are freed only in the lobby")
+        if seat == self.host_seat:
+            raise TableError("the host's own seat cannot be freed")
+        state = self.seats[seat]
+        if state.kind != "human":
+            raise TableError(f"seat {seat} is not taken")
+        before = (state.kind, state.name, state.token_hash, state.bot_level, state.gone_since)
+        levels = self.options.get("levels")
+        chosen = levels[seat] if isinstance(levels, list) and len(levels) == 4 else None
+        state.kind, state.name, state.token_hash = "open", "", None
+        state.bot_level = chosen if isinstance(chosen, str) else self.settings.substitute_level
+        state.gone_since = None
+        try:
+            await self.store.run(self.store.storage.update_seats, self.id, [state.row()])
+        except Exception:
+            state.kind, state.name, state.token_hash, state.bot_level, state.gone_since = before
+            raise
+        self._chatted.pop(seat, None)
+        watching = views_json(self.match, [None], lobby=True)[None]
+        for conn in list(state.conns):  # they watch from now on, as anyone with the link may
+            state.conns.discard(conn)
+            conn.seat = None
+            self.spectators.add(conn)
+            conn.send(dumps({"type": "unseated", "seat": seat}))
+            conn.send(self._update(None, None, dumps(self._info()), watching, resync=True))
+        self._broadcast({"kind": "seats"})
+        self._watching_changed()
+
     def _distinct(self, name: str) -> str:
         """``name``, or ``name (2)`` and so on when a player of that name sits here already: two Omars
         at one table would make "Omar to play" and the records ambiguous."""

@@ -124,6 +124,9 @@ const SEAT_KEY = "opentrix:seat:";
 export function savedSeat(code) {
   try { return JSON.parse(localStorage.getItem(`${SEAT_KEY}${code}`) || "null"); } catch { return null; }
 }
+export function forgetSeat(code) {
+  try { localStorage.removeItem(`${SEAT_KEY}${code}`); } catch { /* storage refused: nothing kept */ }
+}
 export function saveSeat(code, seat, token) {
   // ``at``: when, so the front page can offer the way back to the tables of late (home.js)
   localStorage.setItem(`${SEAT_KEY}${code}`, JSON.stringify({ seat, token, at: Date.now() }));

@@ -1,6 +1,6 @@
 // The live table: lobby, play, dialogs and summaries, over one WebSocket that reconnects by itself.
 
-import { announce, api, focusable, focusInto, guardLeaving, hideToast, keyboardUser, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
+import { announce, api, focusable, focusInto, forgetSeat, guardLeaving, hideToast, keyboardUser, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
 import { doubledAttrs, penaltyCards, renderBoard } from "./board.js";
 import { cardHTML, cardLabel, rankOf, SUIT_SYMBOLS } from "./cards.js";
 import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
@@ -110,6 +110,13 @@ export function mountTable(root, code) {
     }
     if (msg.type === "error") {
       st.pending = false; st.rematchAsked = false; st.hintAsked = false; st.lastError = msg.message; toast(msg.message); render(); return;
+    }
+    if (msg.type === "unseated") { // the host gave this seat back to the table: watch, or sit again
+      forgetSeat(code);
+      st.token = null;
+      st.seat = null;
+      toast(t("lobby.unseated"), 8000);
+      return; // the update that follows shows the lobby as a visitor sees it
     }
     if (msg.type === "rematch") { // this seat's own token at the table the match goes on at
       saveSeat(msg.code, msg.seat, msg.token);
@@ -936,7 +943,9 @@ export function mountTable(root, code) {
       } else {
         who = `<span class="who">${t("seat.open")}</span><small>${t("lobby.open", { level: t(`level.${s.level}`) })}</small>`;
       }
-      const take = !seated && s.kind === "open" ? `<button class="btn small" data-cmd="take" data-seat="${s.seat}">${t("lobby.take")}</button>` : "";
+      const take = !seated && s.kind === "open" ? `<button class="btn small" data-cmd="take" data-seat="${s.seat}">${t("lobby.take")}</button>`
+        : isHost && s.kind === "human" && s.seat !== st.seat
+          ? `<button class="btn small ghost" data-cmd="free" data-seat="${s.seat}" aria-label="${escapeHtml(t("lobby.free.label", { name: s.name }))}">${t("lobby.free")}</button>` : "";
       // where the seat sits: play goes round in seat order, and in partnership seats 1 and 3, 2 and 4 play together
       const where = t("lobby.seat", { n: s.seat + 1 }) + (st.rules && st.rules.partnership ? ` · ${t("lobby.partner", { n: ((s.seat + 2) % 4) + 1 })}` : "");
       return `<div class="seatcard" data-lobby-seat="${s.seat}"><small class="seat-where">${escapeHtml(where)}</small>${who}${take}</div>`;
@@ -1038,6 +1047,8 @@ export function mountTable(root, code) {
       } catch (err) { toast(err.message); }
     } else if (cmd === "start") {
       try { await api(`/api/tables/${code}/start`, { token: st.token }); } catch (err) { toast(err.message); }
+    } else if (cmd === "free") { // the host gives a seat back: a stranger, or a friend seated twice
+      try { await api(`/api/tables/${code}/free`, { token: st.token, seat: Number(el.dataset.seat) }); } catch (err) { toast(err.message); }
     }
   }
 
