@@ -243,3 +243,28 @@ async def test_a_player_away_at_the_rematch_takes_his_seat_after_the_old_table_i
     stranger = await Player.join(server.ws_base, code, "not-a-token")
     assert stranger.seat is None
     await stranger.close()
+
+
+async def test_a_seat_freed_at_the_rematch_is_not_taken_back_with_the_old_tables_token(
+    server: LiveServer,
+) -> None:
+    """At the rematch the finished table's token seats its player too; once the host frees that seat
+    and someone else sits there, the old token must seat nobody (it would have taken Sami's seat)."""
+    _, omar_token, lina, omar = await lina_and_omar_finish(server, seed=10, rngs=(6, 7))
+    await omar.close()
+    await lina.send({"type": "rematch"})
+    told = await told_rematch(lina)
+    code = told["code"]
+    await lina.close()
+    free = {"token": told["token"], "seat": 1, "name": "Omar"}
+    r = httpx.post(f"{server.base}/api/tables/{code}/free", json={**free, "name": "Rana"}, timeout=10)
+    assert r.status_code == 400 and "is now Omar's" in r.json()["error"]  # the page showed someone else there
+    assert httpx.post(f"{server.base}/api/tables/{code}/free", json=free, timeout=10).status_code == 200
+    sami = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Sami", "seat": 1}, timeout=10)
+    assert sami.status_code == 200
+    back = await Player.join(server.ws_base, code, omar_token)
+    assert back.seat is None and back.errors[0].startswith("that seat token is not valid")
+    await back.close()
+    seated = await Player.join(server.ws_base, code, sami.json()["token"])
+    assert seated.seat == 1
+    await seated.close()

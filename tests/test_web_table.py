@@ -660,6 +660,7 @@ def test_the_host_frees_a_seat_and_its_player_watches_or_sits_again(browser: Bro
     laptop.locator("#join-name").wait_for()  # a visitor now: a name and a seat to take
     assert laptop.evaluate(f"localStorage.getItem('opentrix:seat:{t['id']}')") is None
     lina.locator(f"[data-lobby-seat='{twice['seat']}']", has_text="Open seat").wait_for()
+    lina.wait_for_function(f"document.activeElement.id === 'lobby-seat-{twice['seat']}'")  # the keys stay there
     laptop.fill("#join-name", "Sami")
     laptop.click(f"[data-lobby-seat='{twice['seat']}'] [data-cmd=take]")
     lina.locator(f"[data-lobby-seat='{twice['seat']}']", has_text="Sami").wait_for()

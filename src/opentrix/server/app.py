@@ -321,7 +321,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{code}/free")
     async def free(code: str, request: Request) -> Response:
-        """The host frees a seat taken in the lobby (``seat``, 0-3): it is open again."""
+        """The host frees a seat taken in the lobby (``seat``, 0-3; ``name``, who he saw there): it is
+        open again."""
         table = await find(code, _address(request))
         if table is None:
             return _bad(*await hub.missing(code))
@@ -333,7 +334,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise TableError(str(e)) from None
         if seat is None:
             raise TableError("say which seat to free (0-3)")
-        await table.call(lambda: table.free_seat(token if isinstance(token, str) else None, seat))
+        name = data.get("name")  # who the page showed there: a seat retaken meanwhile is not freed
+        await table.call(
+            lambda: table.free_seat(
+                token if isinstance(token, str) else None, seat, name if isinstance(name, str) else None
+            )
+        )
         return JSONResponse({"ok": True})
 
     @app.get("/api/history")
@@ -458,15 +464,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         if attached:
                             raise BadMessage("already said hello")
                         token = msg.data.get("token")
-                        seat = table.seat_of_token(token if isinstance(token, str) else None)
-                        if token and seat is None:
-                            conn.send(error_message("that seat token is not valid at this table; you are watching"))
                         last = msg.data.get("last")
                         epoch = msg.data.get("epoch")
-                        hello = functools.partial(
+                        hello = functools.partial(  # the token is read by the table's own task, in turn
                             table.attach,
                             conn,
-                            seat,
+                            token if isinstance(token, str) else None,
                             last if isinstance(last, int) and not isinstance(last, bool) else None,
                             epoch if isinstance(epoch, str) else None,
                         )

@@ -710,7 +710,7 @@ class Table:
         self._broadcast({"kind": "seats"})
         return seat, token
 
-    async def free_seat(self, token: str | None, seat: int) -> None:
+    async def free_seat(self, token: str | None, seat: int, name: str | None = None) -> None:
         """The host gives a seat taken in the lobby back to the table: a stranger who found the link, a
         friend who sat down twice from two devices. The seat is open again (its bot level as the host
         chose it), its token stops working, and whoever held it goes on watching, told why."""
@@ -724,7 +724,14 @@ class Table:
             raise TableError("the host's own seat cannot be freed")
         state = self.seats[seat]
         if state.kind != "human":
-            raise TableError(f"seat {seat} is not taken")
+            raise TableError(f"seat {seat} has no player to free")
+        if name is not None and name != state.name:  # the page that asked showed another player there
+            raise TableError(f"seat {seat} is now {state.name}'s; look again before freeing it")
+        heirs = self.options.get(HEIRS) or {}
+        if str(seat) in heirs:  # at a rematch, the finished match's token must not take the seat back either
+            options = {**self.options, HEIRS: {k: v for k, v in heirs.items() if k != str(seat)}}
+            await self.store.run(self.store.storage.set_options, self.id, options)
+            self.options = options
         before = (state.kind, state.name, state.token_hash, state.bot_level, state.gone_since)
         levels = self.options.get("levels")
         chosen = levels[seat] if isinstance(levels, list) and len(levels) == 4 else None
@@ -890,8 +897,13 @@ class Table:
     def all_connections(self) -> list[Connection]:
         return [c for s in self.seats for c in s.conns] + list(self.spectators)
 
-    async def attach(self, conn: Connection, seat: int | None, last: int | None, epoch: str | None) -> None:
-        """A connection says hello: bind it to its seat, then catch it up or resync it."""
+    async def attach(self, conn: Connection, token: str | None, last: int | None, epoch: str | None) -> None:
+        """A connection says hello: bind it to its token's seat, then catch it up or resync it. The token
+        is read here, in the table's turn, so a seat freed (or its token replaced) by a job queued ahead
+        of this one is never taken with the old token."""
+        seat = self.seat_of_token(token)
+        if token and seat is None:
+            conn.send(error("that seat token is not valid at this table; you are watching"))
         conn.seat = seat
         state: SeatState | None = None
         if seat is None:

@@ -22,7 +22,7 @@ export function mountTable(root, code) {
     n: null, epoch: null, view: null, info: null, drawer: null,
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
-    finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, dialogChatOpen: false, nextDealAt: null,
+    finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, dialogChatOpen: false, freed: null, nextDealAt: null,
     rematchAsked: false, rules: null, invite: null, lastMove: null, leaving: null,
     hint: null, hintAsked: false, // the hard bot's move for this turn, asked for with Hint (an update clears it)
     standinAt: [null, null, null, null], // per seat: when a bot takes over from a player who left (Date.now() ms)
@@ -115,6 +115,7 @@ export function mountTable(root, code) {
       forgetSeat(code);
       st.token = null;
       st.seat = null;
+      st.chatSent = null; st.hint = null; st.hintAsked = false;
       toast(t("lobby.unseated"), 8000);
       return; // the update that follows shows the lobby as a visitor sees it
     }
@@ -329,7 +330,16 @@ export function mountTable(root, code) {
     }
     const oldLog = root.querySelector(".chat-log");
     const readingBack = oldLog && !st.chatAtEnd ? oldLog.scrollTop : null;
-    if (st.info.status === "lobby") { rerender(root, lobbyHTML()); keepChatScroll(readingBack); return; }
+    if (st.info.status === "lobby") {
+      rerender(root, lobbyHTML());
+      keepChatScroll(readingBack);
+      const card = st.freed === null ? null : root.querySelector(`#lobby-seat-${st.freed}`);
+      if (card && st.info.seats[st.freed].kind !== "human") { // freed: its button went, the keys stay on the seat
+        if (!root.contains(document.activeElement)) card.focus();
+        st.freed = null;
+      }
+      return;
+    }
     const sheet = root.querySelector("#all-scores");
     if (sheet) st.scoresOpen = sheet.open; // read now: its toggle event may not have come yet
     const talk = root.querySelector("#dialog-chat");
@@ -948,7 +958,7 @@ export function mountTable(root, code) {
           ? `<button class="btn small ghost" data-cmd="free" data-seat="${s.seat}" aria-label="${escapeHtml(t("lobby.free.label", { name: s.name }))}">${t("lobby.free")}</button>` : "";
       // where the seat sits: play goes round in seat order, and in partnership seats 1 and 3, 2 and 4 play together
       const where = t("lobby.seat", { n: s.seat + 1 }) + (st.rules && st.rules.partnership ? ` · ${t("lobby.partner", { n: ((s.seat + 2) % 4) + 1 })}` : "");
-      return `<div class="seatcard" data-lobby-seat="${s.seat}"><small class="seat-where">${escapeHtml(where)}</small>${who}${take}</div>`;
+      return `<div class="seatcard" id="lobby-seat-${s.seat}" tabindex="-1" data-lobby-seat="${s.seat}"><small class="seat-where">${escapeHtml(where)}</small>${who}${take}</div>`;
     }).join("");
     const open = info.seats.some((s) => s.kind === "open"); // none at a rematch: bots hold the other seats
     const nameField = !seated && open
@@ -1048,7 +1058,13 @@ export function mountTable(root, code) {
     } else if (cmd === "start") {
       try { await api(`/api/tables/${code}/start`, { token: st.token }); } catch (err) { toast(err.message); }
     } else if (cmd === "free") { // the host gives a seat back: a stranger, or a friend seated twice
-      try { await api(`/api/tables/${code}/free`, { token: st.token, seat: Number(el.dataset.seat) }); } catch (err) { toast(err.message); }
+      const seat = Number(el.dataset.seat);
+      el.disabled = true; // one request: a second click must not free whoever sits down next
+      st.freed = seat;
+      try {
+        await api(`/api/tables/${code}/free`, { token: st.token, seat, name: st.info.seats[seat].name });
+        render();
+      } catch (err) { st.freed = null; el.disabled = false; toast(err.message); }
     }
   }
 
