@@ -1326,7 +1326,7 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
     assert watcher.locator("#match-over").count() == 1 and watcher.locator("#rematch").count() == 0
     # The standings cover the table's Chat button, so the chat is in them: "well played" is said there.
     lina.click("#dialog-chat summary")
-    assert lina.evaluate("document.activeElement.id") == "chat-input"
+    lina.wait_for_function("document.activeElement.id === 'chat-input'")  # once the toggle event came
     lina.keyboard.type("Well played, Omar")
     lina.keyboard.press("Enter")
     omar.locator("#dialog-chat summary", has_text="Chat (1 new)").wait_for()
