@@ -230,10 +230,7 @@ def test_a_third_ctrl_c_quits_a_stop_that_waits_on_the_store(tmp_path: Path) -> 
         server.proc.send_signal(signal.SIGINT)
         time.sleep(0.3)
         server.proc.send_signal(signal.SIGINT)
-        deadline = time.monotonic() + 10
-        while not any("Ctrl-C again quits at once" in line for line in list(server.lines)):
-            assert time.monotonic() < deadline, server.output
-            time.sleep(0.05)
+        server.said("Ctrl-C again quits at once", timeout=10)
         time.sleep(0.5)
         assert server.proc.poll() is None  # still waiting on the store
         out = server.stop()  # the third

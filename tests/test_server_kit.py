@@ -154,6 +154,16 @@ class ServeProcess:
     def output(self) -> str:
         return "".join(self.lines)
 
+    def said(self, text: str, after: int = 0, timeout: float = 20) -> int:
+        """Wait until the server prints a line with ``text`` (past its first ``after`` lines); its index."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for i, line in enumerate(list(self.lines)[after:], after):
+                if text in line:
+                    return i
+            time.sleep(0.05)
+        raise AssertionError(f"the server never said {text!r}: {self.output}")
+
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait(10)

@@ -12,7 +12,6 @@ import socket
 import ssl
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -168,17 +167,6 @@ def served_certificate(port: int, trusting: ssl.SSLContext) -> bytes:
     return der
 
 
-def said(proc: ServeProcess, text: str, after: int = 0, timeout: float = 20) -> int:
-    """Wait until the server prints a line with ``text`` (past its first ``after`` lines); its index."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for i, line in enumerate(list(proc.lines)[after:], after):
-            if text in line:
-                return i
-        time.sleep(0.05)
-    raise AssertionError(f"the server never said {text!r}: {proc.output}")
-
-
 def test_a_renewed_certificate_is_served_without_a_restart(
     ca: trustme.CA, tmp_path: Path, client_context: ssl.SSLContext
 ) -> None:
@@ -207,11 +195,11 @@ def test_a_renewed_certificate_is_served_without_a_restart(
         ).json()
         assert served_certificate(proc.port, client_context) == der["old"]
         put(key, new.private_key_pem)  # halfway: the certificate is still the old one
-        at = said(proc, "cannot be used")
+        at = proc.said("cannot be used")
         assert "is not the key of the certificate" in proc.lines[at] and "the previous one is kept" in proc.lines[at]
         assert served_certificate(proc.port, client_context) == der["old"]
         put(cert, new.cert_chain_pems[0])
-        said(proc, "serving the renewed certificate", after=at)
+        proc.said("serving the renewed certificate", after=at)
         assert served_certificate(proc.port, client_context) == der["new"]
         prefers_ec = ssl.create_default_context()
         ca.configure_trust(prefers_ec)

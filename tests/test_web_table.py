@@ -77,6 +77,30 @@ def new_page(browser: Browser, device: dict[str, Any], errors: list[str], csp: b
     return page
 
 
+class Line:
+    """The page's WebSocket through a line the test can cut: ``cut()`` closes the open socket and
+    refuses the page's reconnects until ``mend()`` (a connection lost for a while, as on a phone)."""
+
+    def __init__(self, page: Page) -> None:
+        self.down = False
+        self.sockets: list[Any] = []
+        page.route_web_socket(re.compile(r"/ws/"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        if self.down:
+            ws.close()
+            return
+        self.sockets.append(ws)
+        ws.connect_to_server()
+
+    def cut(self) -> None:
+        self.down = True
+        self.sockets[-1].close()
+
+    def mend(self) -> None:
+        self.down = False
+
+
 def seat_url(server: LiveServer, t: dict[str, Any], lang: str = "en") -> str:
     """The table page as its creator opens it: seat 0, with the token ``server.create`` returned."""
     return f"{server.base}/t/{t['id']}?lang={lang}#seat=0&token={t['token']}"
@@ -611,27 +635,16 @@ def test_a_host_who_closed_the_lobby_hands_the_start_to_the_friend_waiting(brows
         t = quick.create(name="Lina", bots="random", kingdoms=1)
         r = httpx.post(f"{quick.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10).json()
         lina = new_page(browser, DESKTOP, errors)
-        away = False
-        sockets: list[Any] = []
-
-        def route(ws: Any) -> None:
-            if away:
-                ws.close()
-                return
-            sockets.append(ws)
-            ws.connect_to_server()
-
-        lina.route_web_socket(re.compile(r"/ws/"), route)
+        line = Line(lina)
         lina.goto(seat_url(quick, t))
         omar = new_page(browser, PHONE, errors)
         omar.goto(f"{quick.base}/t/{t['id']}?lang=en#seat=1&token={r['token']}")
         omar.locator("[data-testid=lobby]", has_text="Waiting for the host to start").wait_for()
         assert omar.locator("#start-match").count() == 0
-        away = True  # off to send the link around: her connection drops and cannot come back
-        sockets[-1].close()
+        line.cut()  # off to send the link around: her connection drops and cannot come back
         omar.locator("#toast", has_text="you are the host now").wait_for()
         assert "host" in omar.locator("[data-lobby-seat='1']").inner_text()
-        away = False  # back: she is told why the start is no longer hers
+        line.mend()  # back: she is told why the start is no longer hers
         told = lina.locator("#toast", has_text="is the host now")
         told.wait_for()
         assert told.inner_text() == "You were away, so \u2068Omar\u2069 is the host now and starts the match."
@@ -1227,31 +1240,20 @@ def test_a_move_made_while_the_connection_is_down_is_refused_aloud(browser: Brow
     play goes on once the table reconnects."""
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
-    down = False
-    sockets: list[Any] = []
-
-    def route(ws: Any) -> None:
-        if down:
-            ws.close()
-            return
-        sockets.append(ws)
-        ws.connect_to_server()
-
-    page.route_web_socket(re.compile(r"/ws/"), route)
+    line = Line(page)
     t = server.create(name="Lina", bots="random", start=True, seed=king_seed(1))
     page.goto(seat_url(server, t))
     legal = page.locator("[data-testid=hand] .card.legal")
     play_until(page, lambda: legal.count() > 0 and not page.locator(".floating-dialog").count())
     before = hand_cards(page)
-    down = True
-    sockets[-1].close()
+    line.cut()
     page.wait_for_selector("text=Connection lost")
     legal.first.click()
     toast = page.locator("#toast")
     toast.wait_for(state="visible")
     assert toast.inner_text() == "Not connected, so your move was not sent. Reconnecting…"
     assert hand_cards(page) == before
-    down = False
+    line.mend()
     page.wait_for_selector("text=Connection lost", state="detached", timeout=15_000)
     play_until(page, lambda: len(hand_cards(page)) < len(before))
     assert not [e for e in errors if "WebSocket" not in e], errors
