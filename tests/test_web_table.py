@@ -589,6 +589,63 @@ def test_friends_chat_at_the_table(browser: Browser, server: LiveServer) -> None
     page.context.close()
 
 
+def test_a_player_hides_the_chat_of_another(browser: Browser, server: LiveServer) -> None:
+    """Omar hides Lina's messages: they leave his log, and the next ones bring no note and no count;
+    his browser remembers it after a reload, the button says how many are hidden, and showing them
+    again brings every one back. Lina sees nothing of it."""
+    errors: list[str] = []
+    _, lina, omar = lina_and_omar(browser, server, errors, DESKTOP, seed=king_seed(2))
+    for page in (lina, omar):
+        page.wait_for_selector("[data-testid=hand] .card")
+    lina.click("[data-cmd=chat]")
+    lina.fill("#chat-input", "Ya Omar!")
+    lina.press("#chat-input", "Enter")
+    omar.locator("[data-cmd=chat]", has_text="Chat (1 new)").wait_for()
+    omar.click("[data-cmd=chat]")
+    hide = omar.locator("[data-testid=chat-mutes] [data-cmd=mute]")
+    assert hide.all_text_contents() == ["Lina"]  # only those who wrote, never himself
+    assert hide.get_attribute("aria-pressed") == "false"
+    assert hide.get_attribute("aria-label") == "Hide the messages of Lina"
+    hide.click()
+    assert omar.locator("[data-testid=chat-log]").count() == 0
+    assert omar.locator(".chat-empty").count() == 0  # not "No messages yet": there are, hidden
+    assert hide.inner_text() == "Lina (hidden: 1)"
+    assert hide.get_attribute("aria-pressed") == "true"
+    assert omar.evaluate("document.activeElement.dataset.cmd") == "mute"  # the keys stay on the button
+    omar.click("[data-cmd=close]")
+    omar.wait_for_function("document.getElementById('toast').hidden")
+    lina.fill("#chat-input", "Are you there?")
+    lina.press("#chat-input", "Enter")
+    lina.locator("[data-testid=chat-log] li").nth(1).wait_for()
+    omar.click("[data-cmd=chat]")
+    omar.fill("#chat-input", "Yes")  # his own comes back after hers: by then hers has come too
+    omar.press("#chat-input", "Enter")
+    omar.locator("[data-testid=chat-log] li").wait_for()
+    assert omar.locator("[data-testid=chat-log] li").all_text_contents() == ["Omar: Yes"]
+    assert omar.locator("#toast").is_hidden()  # no note of hers while the drawer was shut
+    omar.click("[data-cmd=close]")
+    assert omar.locator("[data-cmd=chat]").inner_text() == "Chat"  # and no count
+    omar.reload()
+    omar.wait_for_selector("[data-testid=hand] .card")
+    omar.click("[data-cmd=chat]")
+    assert omar.locator("[data-testid=chat-log] li").all_text_contents() == ["Omar: Yes"]
+    hide.wait_for()
+    assert hide.inner_text() == "Lina (hidden: 2)"
+    shot(omar, "chat-06-hidden")
+    hide.click()
+    assert omar.locator("[data-testid=chat-log] li").all_text_contents() == [
+        "Lina: Ya Omar!",
+        "Lina: Are you there?",
+        "Omar: Yes",
+    ]
+    assert hide.get_attribute("aria-pressed") == "false"
+    assert lina.locator("[data-testid=chat-mutes] [data-cmd=mute]").all_text_contents() == ["Omar"]
+    assert lina.locator("[data-testid=chat-log] li").count() == 3
+    assert not errors, errors
+    for page in (lina, omar):
+        page.context.close()
+
+
 def test_friends_waiting_in_the_lobby_chat_there(browser: Browser, server: LiveServer) -> None:
     """The lobby shows the chat in the page once two friends are seated: Omar writes while Lina waits
     to start, she reads it there with no note or count, a visitor without a seat reads it too, and what
@@ -1336,6 +1393,8 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
     assert omar.locator("#dialog-chat [data-testid=chat-log] li").text_content() == "Lina: Well played, Omar"
     assert omar.locator("#dialog-chat summary").inner_text() == "Chat"
     shot(omar, "chat-05-standings-on-a-phone")
+    omar.click("#dialog-chat [data-cmd=mute]")  # he has heard enough from her for one night
+    assert omar.locator("#dialog-chat [data-testid=chat-log]").count() == 0
     watcher.click("#dialog-chat summary")
     assert watcher.locator("#dialog-chat [data-testid=chat-log] li").text_content() == "Lina: Well played, Omar"
     assert watcher.locator("#dialog-chat #chat-input").count() == 0
@@ -1353,6 +1412,11 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
     lina.wait_for_selector("[data-testid=lobby]")
     assert lina.locator("[data-lobby-seat='0'] .who").inner_text() == "Lina"
     assert "you" in lina.locator("[data-lobby-seat='0']").inner_text()
+    lina.fill("#chat-input", "Again!")  # the rematch's chat is new; Omar's choice to hide her is not
+    lina.press("#chat-input", "Enter")
+    lina.locator("[data-testid=lobby-chat] [data-testid=chat-log] li").wait_for()
+    omar.locator("[data-testid=lobby-chat] [data-cmd=mute]", has_text="Lina (hidden: 1)").wait_for()
+    assert omar.locator("[data-testid=lobby-chat] [data-testid=chat-log]").count() == 0
     watcher.click("#rematch-watch")
     watcher.wait_for_selector("[data-testid=lobby]")
     assert watcher.locator("[data-cmd=take]").count() == 0  # bots keep their seats: none for a stranger

@@ -146,6 +146,23 @@ export function savedTables(n) {
   return out.sort((a, b) => b.at - a.at).slice(0, n).map((x) => x.code);
 }
 
+const MUTE_KEY = "opentrix:mute:";
+
+/** The players whose chat this browser hides at a table, as "seat:name" (a seat freed in the lobby and
+ *  taken by someone else is not hidden with the one who left it). Kept per table, like the seat. */
+export function mutedAt(code) {
+  try {
+    const list = JSON.parse(localStorage.getItem(`${MUTE_KEY}${code}`) || "[]");
+    return Array.isArray(list) ? list.filter((x) => typeof x === "string") : [];
+  } catch { return []; }
+}
+export function saveMuted(code, list) {
+  try {
+    if (list.length) localStorage.setItem(`${MUTE_KEY}${code}`, JSON.stringify(list));
+    else localStorage.removeItem(`${MUTE_KEY}${code}`);
+  } catch { /* storage refused: hidden for this page only */ }
+}
+
 /** Note that a table this browser holds a seat at is finished (its token is kept). */
 export function markSeatDone(code) {
   const seat = savedSeat(code);

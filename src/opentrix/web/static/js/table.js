@@ -1,6 +1,6 @@
 // The live table: lobby, play, dialogs and summaries, over one WebSocket that reconnects by itself.
 
-import { announce, api, focusable, focusInto, forgetSeat, guardLeaving, hideToast, keyboardUser, navigate, rerender, savedSeat, saveSeat, toast } from "./api.js";
+import { announce, api, focusable, focusInto, forgetSeat, guardLeaving, hideToast, keyboardUser, mutedAt, navigate, rerender, savedSeat, saveMuted, saveSeat, toast } from "./api.js";
 import { doubledAttrs, penaltyCards, renderBoard } from "./board.js";
 import { cardHTML, cardLabel, rankOf, SUIT_SYMBOLS } from "./cards.js";
 import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
@@ -29,6 +29,7 @@ export function mountTable(root, code) {
     chat: [], unread: 0, chatDraft: "", chatSent: null, // the table's chat: the last messages, those not yet read,
     // what is being typed, and the last message sent until it comes back (a refused one returns to the field)
     chatAtEnd: true, // the log was scrolled to its latest message (an update keeps a player reading back where he is)
+    muted: mutedAt(code), // "seat:name" of the players whose messages this browser hides (no log line, note or count)
   };
   // Where invite links point: the page's own address, unless the server knows a better one (the host
   // opened the page on 127.0.0.1, which no friend can reach, or named a public address).
@@ -93,7 +94,7 @@ export function mountTable(root, code) {
       // What was said before this connection. Back after a dropped connection, what others said meanwhile
       // counts as new (a first connection, or a reload, starts with nothing unread).
       const last = st.chat.length ? st.chat[st.chat.length - 1].at : null;
-      const missed = last === null ? [] : (msg.chat || []).filter((m) => m.at > last && m.seat !== msg.seat);
+      const missed = last === null ? [] : (msg.chat || []).filter((m) => m.at > last && m.seat !== msg.seat && !isMuted(m));
       if (!chatInView()) st.unread += missed.length;
       st.chat = msg.chat || [];
       st.rematchAsked = false; // an ask lost with the old connection can be made again
@@ -121,6 +122,7 @@ export function mountTable(root, code) {
     }
     if (msg.type === "rematch") { // this seat's own token at the table the match goes on at
       saveSeat(msg.code, msg.seat, msg.token);
+      if (st.muted.length) saveMuted(msg.code, [...new Set([...mutedAt(msg.code), ...st.muted])]); // the same people
       if (st.rematchAsked) { navigate(`/t/${msg.code}`); return; } // asked too (perhaps at the same moment as another): go
       render();
       return;
@@ -136,7 +138,7 @@ export function mountTable(root, code) {
       const m = msg.message;
       st.chat = [...st.chat, m].slice(-50);
       if (m.seat === st.seat && m.text === st.chatSent) st.chatSent = null; // it arrived: nothing to give back
-      if (m.seat !== st.seat) {
+      if (m.seat !== st.seat && !isMuted(m)) {
         // each part isolated, so "لينا: OK!" keeps its order on a page of either direction
         const said = t("chat.toast", { name: `\u2068${m.name}\u2069`, text: `\u2068${m.text}\u2069` });
         if (!chatInView()) { st.unread += 1; toast(said, 5000); } else announce(said); // read out either way
@@ -510,14 +512,34 @@ export function mountTable(root, code) {
       || Boolean(root.querySelector("#dialog-chat[open]"));
   }
 
+  function muteKey(m) { return `${m.seat}:${m.name}`; }
+  function isMuted(m) { return st.muted.includes(muteKey(m)); }
+
+  /** The others who wrote here, each with a button that hides (or shows again) their messages: a
+   *  player who wants quiet, or is pestered, needs nobody's leave. The host can free a seat only in
+   *  the lobby; this works at any time, and only in this browser. */
+  function chatMutes() {
+    const who = new Map();
+    for (const m of st.chat) if (m.seat !== st.seat) who.set(muteKey(m), m);
+    if (!who.size) return "";
+    const buttons = [...who.values()].map((m) => {
+      const off = isMuted(m);
+      const hidden = st.chat.filter((x) => muteKey(x) === muteKey(m)).length;
+      const text = off ? t("chat.muted", { name: m.name, n: hidden }) : m.name;
+      return `<button class="btn small ghost" type="button" data-cmd="mute" data-seat="${m.seat}" data-name="${escapeHtml(m.name)}" aria-pressed="${off}" aria-label="${escapeHtml(t("chat.mute.label", { name: m.name }))}" dir="auto">${escapeHtml(text)}</button>`;
+    });
+    return `<p class="chat-mutes" data-testid="chat-mutes">${t("chat.mutes")} ${buttons.join(" ")}</p>`;
+  }
+
   /** The chat's log and its box (the box only for a seated player). */
   function chatBody() {
-    const lines = st.chat.map((m) => `<li><b dir="auto">${escapeHtml(m.name)}</b><span class="sr-only">:</span> <span dir="auto">${escapeHtml(m.text)}</span></li>`);
-    const log = lines.length ? `<ol class="chat-log" data-testid="chat-log">${lines.join("")}</ol>` : `<p class="chat-empty">${t("chat.empty")}</p>`;
+    const lines = st.chat.filter((m) => !isMuted(m)).map((m) => `<li><b dir="auto">${escapeHtml(m.name)}</b><span class="sr-only">:</span> <span dir="auto">${escapeHtml(m.text)}</span></li>`);
+    const log = lines.length ? `<ol class="chat-log" data-testid="chat-log">${lines.join("")}</ol>`
+      : st.chat.length ? "" : `<p class="chat-empty">${t("chat.empty")}</p>`; // all hidden: the buttons say so
     const lobby = st.info.status === "lobby";
     const form = st.seat === null ? `<p>${t(lobby ? "chat.seatfirst" : "chat.watching")}</p>`
       : `<form id="chat-form" class="chat-form"><input type="text" id="chat-input" maxlength="200" autocomplete="off" dir="auto" value="${escapeHtml(st.chatDraft)}" placeholder="${escapeHtml(t("chat.placeholder"))}" aria-label="${escapeHtml(t("chat.placeholder"))}"><button class="btn small" type="submit">${t("chat.send")}</button></form>`;
-    return `${log}${form}`;
+    return `${log}${chatMutes()}${form}`;
   }
 
   function chatDrawer() {
@@ -1057,6 +1079,11 @@ export function mountTable(root, code) {
       } catch (err) { toast(err.message); }
     } else if (cmd === "start") {
       try { await api(`/api/tables/${code}/start`, { token: st.token }); } catch (err) { toast(err.message); }
+    } else if (cmd === "mute") { // this browser stops (or starts again) showing one player's messages
+      const who = `${el.dataset.seat}:${el.dataset.name}`;
+      st.muted = st.muted.includes(who) ? st.muted.filter((x) => x !== who) : [...st.muted, who];
+      saveMuted(code, st.muted);
+      render();
     } else if (cmd === "free") { // the host gives a seat back: a stranger, or a friend seated twice
       const seat = Number(el.dataset.seat);
       el.disabled = true; // one request: a second click must not free whoever sits down next
