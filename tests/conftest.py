@@ -32,7 +32,30 @@ def _postgres_reachable() -> bool:
         return False
 
 
+# -- two processes (pytest-xdist, ``-n 2 --dist loadgroup`` in pyproject.toml) ------------------------
+# The browser tests mostly wait (on Chromium, on a server), the engine and bot tests mostly compute, so
+# the suite runs in two worker processes. Tests that share something outside the process run in one
+# worker, one after another: every PostgreSQL test (one database), the browser tests (one module-wide
+# server and browser each), and the tests that time how fast a server answers. xdist hands out the
+# groups first (the ones with most tests first), so no long group is left for the end.
+_ONE_WORKER = {
+    "test_web_table.py": "browser",
+    "test_server_fairness.py": "timing",
+    "test_server_bot_processes.py": "timing",
+}
+
+
+def _group(item: pytest.Item) -> str | None:
+    if "postgres" in item.keywords:
+        return "postgres"
+    return _ONE_WORKER.get(item.path.name)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        group = _group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
     if os.environ.get("CI"):
         return
     missing: dict[str, str] = {}

@@ -717,7 +717,7 @@ async def test_a_saved_match_is_kept_aside_when_another_begins(tmp_path: Path) -
         assert (tmp_path / "trix-2.json").read_text() == finished  # the finished match, whole
         assert (tmp_path / "trix-1.json").read_text() == "an older match\n"
         kept = " ".join(screen_text(app).split())
-        assert "The finished one is kept in" in kept and "trix-2.json" in kept
+        assert "The finished one is kept beside it in trix-2.json." in kept
     # The save file holds the new match, and taking it up works as for any match.
     taken_up = PlaySession.open(None, None, None, save)
     assert taken_up.seed == app.session.seed and not taken_up.match.is_over

@@ -571,7 +571,8 @@ class PlayApp(TrixApp):
         self.decision_key = None
         self._hint_bot = None
         self.hints_given = 0
-        self.say(f"A new match. The finished one is kept in {kept}." if kept else "A new match.")
+        # beside the save file, so its name says where (a whole path would not fit on an 80-column line)
+        self.say(f"A new match. The finished one is kept beside it in {kept.name}." if kept else "A new match.")
         self.step()
 
     def action_backspace(self) -> None:
