@@ -61,6 +61,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     missing: dict[str, str] = {}
     if not (os.path.exists("/usr/bin/chromium") or shutil.which("chromium")):
         missing["browser"] = "needs Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)"
+    if not (os.path.exists("/usr/sbin/nginx") or shutil.which("nginx")):
+        missing["proxy"] = "needs nginx (apt-get install -y nginx)"
     if any("postgres" in item.keywords for item in items) and not _postgres_reachable():
         missing["postgres"] = "needs PostgreSQL (set OPENTRIX_TEST_POSTGRES, default 127.0.0.1:5432/test)"
     for item in items:

@@ -289,6 +289,13 @@ def serve(
         float,
         typer.Option(help="seconds an unfinished table nobody has open stays loaded; opening it wakes it"),
     ] = 3600.0,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            help="K/N: server K (from 0) of N behind a proxy that routes by the table code's first character;"
+            " this one makes and plays only the tables of its characters (see docs/server.md)",
+        ),
+    ] = None,
     bot_processes: Annotated[
         int,
         typer.Option(
@@ -346,6 +353,14 @@ def serve(
     if not 0 < park_after < float("inf"):
         raise typer.BadParameter("give a number of seconds above 0", param_hint="--park-after")
     public_url = check_public_url(public_url)
+    share = None
+    if shard is not None:
+        from .shards import parse_shard
+
+        try:
+            share = parse_shard(shard)
+        except ValueError as e:
+            raise typer.BadParameter(str(e), param_hint="--shard") from None
     forwarded_allow_ips = trusted_proxies(forwarded_allow_ips)
     if not 0.1 <= ssl_check_every <= 86400:
         raise typer.BadParameter("give a number of seconds from 0.1 to 86400", param_hint="--ssl-check-every")
@@ -366,10 +381,16 @@ def serve(
         park_after=park_after,
         bot_processes=bot_processes,
         substitute_level=stand_in.value,
+        shard=share,
     )
     if no_rate_limits:
         settings = settings.without_limits()
     typer.echo(f"opentrix: tables stored in {_where(url)}")
+    if share is not None:
+        from .shards import first_characters
+
+        starts = " ".join(first_characters(share))
+        typer.echo(f"opentrix: server {share[0]} of {share[1]}: plays the tables whose code starts with {starts}")
     _more_open_files()
     config = _uvicorn_config(settings, host, port, log_level.value, forwarded_allow_ips, tls)
     server = _server(config)

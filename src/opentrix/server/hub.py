@@ -23,11 +23,11 @@ from .asyncstore import AsyncStore
 from .owner import dead_here, process_name
 from .protocol import BadMessage
 from .settings import Settings, database_url
+from .shards import CODE_ALPHABET, first_characters, owns
 from .storage import PARKED, SeatRow, Storage, TableRow, store_reason
 from .table import HEIRS, Table, TableError, new_token, rules_for, token_hash
 from .thinking import thinkers_for
 
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
 CODE_LENGTH = 6
 MAX_TIMER = 600
 # A drawn seed fixes every hand of the match, and a player knows his own 13 cards: with as many seeds as
@@ -212,7 +212,9 @@ class Hub:
         # A holder on this machine whose process is gone (killed, or its terminal closed) need not be
         # waited for: its lease would run out only to hand the same tables over.
         dead = [o for o in await self.store.run(self.storage.holders) if o != self.owner and dead_here(o)]
-        for row in await self.store.run(self.storage.claim_active, self.owner, self.settings.lease, here, dead):
+        starts = first_characters(self.settings.shard) if self.settings.shard else None
+        claim = functools.partial(self.storage.claim_active, starts=starts)
+        for row in await self.store.run(claim, self.owner, self.settings.lease, here, dead):
             if row.id in self.tables or self._load(row) is None:
                 continue
             n += 1
@@ -313,6 +315,8 @@ class Hub:
         if table is not None:
             table.empty_since = None  # in use: not to be parked by the next sweep
             return table
+        if not owns(self.settings.shard, table_id):
+            return None  # another shard's: waking it here would keep it from the server the proxy sends it to
         # A miss costs one read; only a parked table is worth the lock and a write.
         if await self.stored(self.storage.holder, table_id) != PARKED:
             return None
@@ -328,7 +332,12 @@ class Hub:
         over and put away (409), or another server on the same store plays it (409)."""
         status = await self.stored(self.storage.status, table_id)
         if status in ("lobby", "playing"):
-            return f"table {table_id!r} is played by another opentrix server using this database", 409
+            why = f"table {table_id!r} is played by another opentrix server using this database"
+            if not owns(self.settings.shard, table_id):
+                k, n = self.settings.shard or (0, 1)
+                starts = " ".join(first_characters(self.settings.shard))
+                why += f" (this is server {k} of {n}, for the codes that start with {starts}: the proxy sent it here)"
+            return why, 409
         if status == "finished":
             return f"the match at table {table_id.upper()!r} is over; its record stays at /t/{table_id.upper()}", 409
         return f"no table {table_id!r}", 404
@@ -396,7 +405,8 @@ class Hub:
     ) -> Table:
         """Store a new table under a fresh code and start its owner task."""
         for _ in range(10):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            first = secrets.choice(first_characters(self.settings.shard))  # routed here by it (shards.py)
+            code = first + "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH - 1))
             if code in self.tables:
                 continue
             row = TableRow(code, status, rules.to_json(), seed, options, host_seat, seats)

@@ -63,6 +63,9 @@ class Settings:
     # Seconds a table stays held by this server without renewal: after a crash, another server takes
     # it up then.
     lease: float = 15.0
+    # Server k of n behind a proxy that routes by a table code's first character: this one makes, takes
+    # up and wakes only the tables of its characters (``shards.py``). None: every table.
+    shard: tuple[int, int] | None = None
     # Seconds an unfinished table may stay with nobody connected before it is parked: unloaded and
     # held by no server until someone opens it again (abandoned tables would otherwise pile up).
     park_after: float = 3600.0

@@ -332,18 +332,26 @@ class Storage:
             return set(conn.execute(query).scalars())
 
     def claim_active(
-        self, owner: str, lease: float, here: Iterable[str] = (), dead: Iterable[str] = ()
+        self,
+        owner: str,
+        lease: float,
+        here: Iterable[str] = (),
+        dead: Iterable[str] = (),
+        starts: str | None = None,
     ) -> list[TableRow]:
         """Take every table in the lobby or in play that no live server holds (no lease, one that ran
         out, or one held by a server known to be ``dead``) and return the active tables ``owner`` now
         holds, its own earlier ones included, except those already ``here`` (loaded by the caller, so
-        not read again). Its own leases are extended by ``renew``, not here.
+        not read again). Its own leases are extended by ``renew``, not here. ``starts``: only the
+        codes starting with one of these characters (a server's shard, ``shards.py``).
 
         One UPDATE, so two servers starting together cannot both take a table."""
         now = _now()
         active = tables_t.c.status.in_(("lobby", "playing"))
         gone = [o for o in dead if o != PARKED]  # a parked table is nobody's to take until it is woken
         free = sa.or_(tables_t.c.owner.is_(None), tables_t.c.lease_until < now, tables_t.c.owner.in_(gone))
+        if starts is not None:
+            free = sa.and_(free, sa.func.substr(tables_t.c.id, 1, 1).in_(list(starts)))
         with self.engine.begin() as conn:
             conn.execute(
                 tables_t.update().where(active, free).values(owner=owner, lease_until=now + timedelta(seconds=lease))
