@@ -18,6 +18,8 @@ import httpx
 import pytest
 import websockets
 
+from opentrix.server.hub import Hub, NewTable
+from opentrix.server.settings import Settings
 from opentrix.server.shards import CODE_ALPHABET, MAX_SHARDS, first_characters, owns, parse_shard
 from test_server_kit import Player, ServeProcess, free_port, record_of
 
@@ -57,6 +59,30 @@ def test_the_shards_share_out_every_first_character_once() -> None:
 def test_the_docs_nginx_map_names_each_servers_characters() -> None:
     classes = re.findall(r"\[([A-Z0-9]+)\]\" (opentrix_\d)", docs_nginx())
     assert classes == [(first_characters((0, 2)), "opentrix_0"), (first_characters((1, 2)), "opentrix_1")]
+
+
+async def test_a_shard_makes_codes_of_its_own_and_never_wakes_another_shards_table(tmp_path: Path) -> None:
+    """A parked table is woken by the server a request reaches: only its own shard's may, or the table
+    would be played where the proxy never sends its players."""
+    database = str(tmp_path / "t.db")
+    zero, one = (Hub(Settings(database=database, park_after=3600, shard=(k, 2))) for k in (0, 1))
+    await zero.startup()
+    await one.startup()
+    try:
+        made = [(await zero.create(NewTable(name="A")))[0] for _ in range(12)]
+        assert all(owns((0, 2), t.id) for t in made)
+        t = made[0]
+        t.empty_since = time.monotonic() - 7200  # nobody has had it open for two hours: parked
+        await zero.sweep()
+        assert t.id not in zero.tables
+        assert await one.find(t.id) is None and t.id not in one.tables
+        why, status = await one.missing(t.id)
+        assert status == 409 and "(this is server 1 of 2, for the codes that start with B D F" in why
+        woken = await zero.find(t.id)
+        assert woken is not None and woken.id == t.id
+    finally:
+        await zero.shutdown()
+        await one.shutdown()
 
 
 def test_serve_refuses_a_shard_it_cannot_read_before_touching_the_store(tmp_path: Path) -> None:
