@@ -111,6 +111,14 @@ def live_server(tmp_path: Path, **kw: Any) -> Iterator[LiveServer]:
         yield server
 
 
+def answers(base: str, verify: ssl.SSLContext | bool = True) -> bool:
+    """Whether a server (or a proxy in front of one) at ``base`` says it is healthy."""
+    try:
+        return httpx.get(f"{base}/api/health", timeout=1, verify=verify).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 class ServeProcess:
     """``opentrix serve`` as a real subprocess (the restart test kills it)."""
 
@@ -133,12 +141,9 @@ class ServeProcess:
         # banner unprinted (it is printed just after uvicorn listens).
         deadline = time.monotonic() + 90  # a loaded or slow host takes a while to import and migrate
         while True:
-            try:
-                answers = httpx.get(f"{self.base}/api/health", timeout=1, verify=verify or True).status_code == 200
-                if answers and any(line.startswith("opentrix: open ") for line in list(self.lines)):
-                    break
-            except httpx.HTTPError:
-                pass
+            said_where = any(line.startswith("opentrix: open ") for line in list(self.lines))
+            if answers(self.base, verify or True) and said_where:
+                break
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 if self.proc.poll() is not None:
                     self._reader.join(10)  # all it printed, to say why

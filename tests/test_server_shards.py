@@ -21,7 +21,7 @@ import websockets
 from opentrix.server.hub import Hub, NewTable
 from opentrix.server.settings import Settings
 from opentrix.server.shards import CODE_ALPHABET, MAX_SHARDS, first_characters, owns, parse_shard
-from test_server_kit import Player, ServeProcess, free_port, record_of
+from test_server_kit import Player, ServeProcess, answers, free_port, record_of
 
 DOCS = Path(__file__).parent.parent / "docs" / "server.md"
 
@@ -118,11 +118,8 @@ class Nginx:
         )
         deadline = time.monotonic() + 20
         while True:
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
+            if answers(self.base):
+                return
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.proc.kill()
                 out = self.proc.communicate()[0].decode(errors="replace")

@@ -714,12 +714,7 @@ class Table:
         """The host gives a seat taken in the lobby back to the table: a stranger who found the link, a
         friend who sat down twice from two devices. The seat is open again (its bot level as the host
         chose it), its token stops working, and whoever held it goes on watching, told why."""
-        if self.seat_of_token(token) != self.host_seat:
-            raise TableError("only the host can free a seat")
-        if self.status == "finished":
-            raise MatchOver("the match is over")
-        if self.status != "lobby":
-            raise TableError("the match has already started: seats are freed only in the lobby")
+        self._host_in_lobby(token, "free a seat", ": seats are freed only in the lobby")
         if seat == self.host_seat:
             raise TableError("the host's own seat cannot be freed")
         state = self.seats[seat]
@@ -780,14 +775,19 @@ class Table:
             raise
         return token
 
-    async def begin(self, token: str | None) -> None:
-        """The host starts the match; bots fill the empty seats."""
+    def _host_in_lobby(self, token: str | None, doing: str, started: str = "") -> None:
+        """What only the host may do, and only before the start: raise if ``token`` is not his, or the
+        lobby is gone (``started`` adds to the error for a match under way)."""
         if self.seat_of_token(token) != self.host_seat:
-            raise TableError("only the host can start the match")
+            raise TableError(f"only the host can {doing}")
         if self.status == "finished":
             raise MatchOver("the match is over")
         if self.status != "lobby":
-            raise TableError("the match has already started")
+            raise TableError(f"the match has already started{started}")
+
+    async def begin(self, token: str | None) -> None:
+        """The host starts the match; bots fill the empty seats."""
+        self._host_in_lobby(token, "start the match")
         for s in self.seats:
             if s.kind == "open":
                 s.kind = "bot"
