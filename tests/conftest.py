@@ -40,6 +40,7 @@ def _postgres_reachable() -> bool:
 # groups first (the ones with most tests first), so no long group is left for the end.
 _ONE_WORKER = {
     "test_web_table.py": "browser",
+    "test_web_a11y.py": "browser",
     "test_server_fairness.py": "timing",
     "test_server_bot_processes.py": "timing",
 }

@@ -26,7 +26,7 @@ export function mountHistory(root) {
   let data = null;
   let failed = null;
   function render() {
-    if (failed) { root.innerHTML = `<div class="page"><div class="panel">${escapeHtml(failed)}</div></div>`; return; }
+    if (failed) { root.innerHTML = `<div class="page"><div class="panel"><h1 class="sr-only">${t("history.title")}</h1>${escapeHtml(failed)}</div></div>`; return; }
     if (!data) { root.innerHTML = `<div class="page"><p>${t("table.waiting")}</p></div>`; return; }
     const rows = data.matches.map((m) => {
       const when = new Date(m.finished_at).toLocaleString(lang === "ar" ? "ar" : undefined);
@@ -38,9 +38,9 @@ export function mountHistory(root) {
         + `<td data-label="${escapeHtml(t("history.rules"))}">${escapeHtml(rulesText(m.rules))}</td><td data-label="${escapeHtml(t("history.totals"))}">${totals}</td>`
         + `<td class="actions"><a class="btn small" href="/replay/${m.id}" data-link>${t("nav.replay")}</a> <a class="btn small secondary" href="/api/tables/${m.id}/record" download>${t("dlg.download")}</a></td></tr>`;
     }).join("");
-    root.innerHTML = `<div class="page"><div class="panel"><h2>${t("history.title")}</h2>`
+    root.innerHTML = `<div class="page"><div class="panel"><h1>${t("history.title")}</h1>`
       + (data.matches.length
-        ? `<div style="overflow-x:auto"><table class="list history"><thead><tr><th>${t("history.when")}</th><th>${t("history.players")}</th><th>${t("history.rules")}</th><th>${t("history.totals")}</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`
+        ? `<div style="overflow-x:auto"><table class="list history"><thead><tr><th>${t("history.when")}</th><th>${t("history.players")}</th><th>${t("history.rules")}</th><th>${t("history.totals")}</th><th><span class="sr-only">${t("nav.replay")} · ${t("dlg.download")}</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
         : `<p>${t("history.empty")}</p>`)
       + `</div></div>`;
   }

@@ -51,13 +51,13 @@ export function mountReplay(root, code) {
 
   function render() {
     if (st.error) {
-      rerender(root, `<div class="page"><div class="panel"><p>${escapeHtml(st.error)}</p>${uploadHTML()}</div></div>`);
+      rerender(root, `<div class="page"><div class="panel"><h1 class="sr-only">${t("replay.title")}</h1><p>${escapeHtml(st.error)}</p>${uploadHTML()}</div></div>`);
       return;
     }
     if (!st.data) {
       rerender(root, code
         ? `<div class="page"><p>${t("table.waiting")}</p></div>`
-        : `<div class="page"><div class="panel"><h2>${t("replay.title")}</h2><p>${t("replay.pick")}</p>${uploadHTML()}</div></div>`);
+        : `<div class="page"><div class="panel"><h1>${t("replay.title")}</h1><p>${t("replay.pick")}</p>${uploadHTML()}</div></div>`);
       return;
     }
     const data = st.data;
@@ -95,7 +95,7 @@ export function mountReplay(root, code) {
       <button class="btn small ghost" data-cmd="nextdeal" title="${t("replay.nextdeal")}" aria-label="${t("replay.nextdeal")}" id="replay-nextdeal">»</button>
       ${code ? `<a class="btn small secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>` : ""}
     </div>`;
-    rerender(root, `<div class="table-wrap">${controls}${renderBoard(scene)}</div>`);
+    rerender(root, `<div class="table-wrap"><h1 class="sr-only">${t("replay.title")}</h1>${controls}${renderBoard(scene)}</div>`);
   }
 
   function positionText() {

@@ -357,7 +357,7 @@ export function mountTable(root, code) {
     }
     const drawers = { scores: scoresDrawer, last: lastTrickDrawer, rules: rulesDrawer, chat: chatDrawer };
     const drawer = st.drawer ? drawers[st.drawer]() : "";
-    const was = rerender(root, `<div class="table-wrap">${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`);
+    const was = rerender(root, `<div class="table-wrap">${headingHTML()}${bannersHTML()}${statusHTML()}${renderBoard(scene(drawer))}</div>${dialogHTML()}`);
     fitDialog();
     settleFocus(was);
     updateTimer(root, st);
@@ -374,6 +374,11 @@ export function mountTable(root, code) {
 
   /** The tab says when the player must act, so a player who went to another tab (friends are slow to
    *  play, or the bots' turn is long) sees from there that the table waits for him. */
+  /** The page's level-one heading, for those who move by headings: the felt shows the table itself. */
+  function headingHTML() {
+    return `<h1 class="sr-only">${escapeHtml(t("lobby.title", { code: st.code.toUpperCase() }))}</h1>`;
+  }
+
   function titleText() {
     const v = st.view;
     const mine = st.info && v && st.info.status === "playing" && st.seat !== null && !v.match_over
@@ -549,7 +554,7 @@ export function mountTable(root, code) {
   /** The lobby's chat, in the page under the seats. */
   function lobbyChat() {
     if (!chatHere()) return "";
-    return `<section class="lobby-chat" data-testid="lobby-chat" aria-labelledby="lobby-chat-title"><h3 id="lobby-chat-title">${t("chat.title")}</h3>${chatBody()}</section>`;
+    return `<section class="lobby-chat" data-testid="lobby-chat" aria-labelledby="lobby-chat-title"><h2 id="lobby-chat-title">${t("chat.title")}</h2>${chatBody()}</section>`;
   }
 
   /** Hints are offered to a seated player whose table has no other human in the match, or whose host
@@ -729,7 +734,7 @@ export function mountTable(root, code) {
   }
 
   function drawerHTML(id, cmd, title, body) {
-    return `<div class="drawer" id="${id}" data-drawer="${cmd}" role="region" aria-labelledby="${id}-title"><div class="drawer-head"><h3 id="${id}-title">${title}</h3>`
+    return `<div class="drawer" id="${id}" data-drawer="${cmd}" role="region" aria-labelledby="${id}-title"><div class="drawer-head"><h2 id="${id}-title">${title}</h2>`
       + `<button class="btn small ghost" data-cmd="close" aria-keyshortcuts="Escape">${t("table.close")}</button></div>${body}</div>`;
   }
 
@@ -988,7 +993,7 @@ export function mountTable(root, code) {
     let footer = "";
     if (seated && st.seat === info.host_seat) footer = `<button class="btn" data-cmd="start" id="start-match">${t("lobby.start")}</button>`;
     else if (seated) footer = `<p>${t("lobby.waiting")}</p>`;
-    return `<div class="lobby panel" data-testid="lobby"><h2>${t("lobby.title", { code: "" }).trim()}</h2>`
+    return `<div class="lobby panel" data-testid="lobby"><h1>${t("lobby.title", { code: "" }).trim()}</h1>`
       + `<div class="code-big">${code}</div>`
       + (typeof info.seed === "number" ? `<p class="seeded-note">${seededChip()} <small>${escapeHtml(t("seed.why"))}</small></p>` : "")
       + rulesLine()
@@ -1014,7 +1019,7 @@ export function mountTable(root, code) {
     const result = known && info.winners.length
       ? `<p><b>${escapeHtml(headlineText(info.winners, info.team_totals))}</b></p>${standingsHTML(info.totals, info.winners, info.team_totals)}`
       : "";
-    return `<div class="page"><div class="panel finished" data-testid="finished"><h2>${t("dlg.matchover")}</h2>${result}`
+    return `<div class="page"><div class="panel finished" data-testid="finished"><h1>${t("dlg.matchover")}</h1>${result}`
       + (info && info.rematch ? rematchHTML() : "")
       + `<div class="row" style="display:flex;gap:10px"><a class="btn" href="/replay/${code}" data-link>${t("dlg.replay")}</a>`
       + `<a class="btn secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a></div></div></div>`;
@@ -1182,7 +1187,7 @@ export function mountTable(root, code) {
     // Not finished, yet not here (another server plays it, or the code is unknown): say so, and let
     // the player try again rather than show a match that is not over as over.
     st.closed = true;
-    rerender(root, `<div class="page"><div class="panel"><p>${escapeHtml(st.lastError || t("table.none", { code }))}</p>`
+    rerender(root, `<div class="page"><div class="panel">${headingHTML()}<p>${escapeHtml(st.lastError || t("table.none", { code }))}</p>`
       + `<a class="btn" href="/t/${code}" data-link>${t("table.retry")}</a></div></div>`);
   }
 
@@ -1239,7 +1244,7 @@ export function mountTable(root, code) {
       st.rules = info.rules; // every option, for the rules sheet; updates carry only what changes
       if (info.status === "finished" && info.stored) { st.info = info; st.finishedOnly = true; render(); return; }
     } catch (err) {
-      root.innerHTML = `<div class="page"><div class="panel"><p>${escapeHtml(err.message)}</p><a class="btn" href="/" data-link>${t("nav.new")}</a></div></div>`;
+      root.innerHTML = `<div class="page"><div class="panel">${headingHTML()}<p>${escapeHtml(err.message)}</p><a class="btn" href="/" data-link>${t("nav.new")}</a></div></div>`;
       return;
     }
     render();
