@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -25,7 +26,7 @@ from opentrix.match import Match
 from opentrix.record import Record
 from opentrix.rules import PRESETS, Points, Rules
 from opentrix.verify import summary
-from opentrix.view import view
+from opentrix.view import View, view
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -152,6 +153,8 @@ def check_view_json(m: Match) -> None:
     d = m.deals[-1]
     for seat in (None, 0, 1, 2, 3):
         public = view(m, seat).to_dict()
+        # what a server sends is the whole view: a client reading it back has the same one
+        assert View.from_dict(json.loads(json.dumps(public))) == view(m, seat)
         shown_doubled = {c for _, c in public["doubled"]}
         assert {c for _, cs in public.pop("doubling_answers") for c in cs} <= shown_doubled
         for key in ("rules", "history", "doubled", "hand"):

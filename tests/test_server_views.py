@@ -11,7 +11,7 @@ from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.rules import Rules
 from opentrix.server.views import views_json
-from opentrix.view import view
+from opentrix.view import View, view
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,7 @@ def test_assembled_views_equal_each_seats_own_view(rules: Rules) -> None:
         texts = views_json(match, [0, 1, 2, 3, None])
         for seat in (0, 1, 2, 3, None):
             assert json.loads(texts[seat]) == view(match, seat).to_dict(), (seat, match)
+            assert View.from_dict(json.loads(texts[seat])) == view(match, seat)  # a Python client reads it back
         # Asking for fewer seats gives the same texts.
         assert views_json(match, [2]) == {2: texts[2]}
         states += 1
@@ -61,3 +62,15 @@ def test_the_table_says_what_each_seats_captures_cost_so_far() -> None:
     trix = Match(Rules.preset("classic"), seed=3)
     trix.apply(A.choose("trix"))
     assert deal_points(trix) is None  # Trix scores by places, at the end
+
+
+def test_what_is_not_a_view_is_refused_with_the_reason() -> None:
+    whole = view(Match(Rules(), seed=1), 0).to_dict()
+    with pytest.raises(ValueError, match="not a view: KeyError: 'hand'"):
+        View.from_dict({k: v for k, v in whole.items() if k != "hand"})
+    with pytest.raises(ValueError, match="not a view: ValueError: four seats, not 3"):
+        View.from_dict({**whole, "totals": [0, 0, 0]})
+    with pytest.raises(ValueError, match="not a view"):
+        View.from_dict({**whole, "phase": "dancing"})
+    with pytest.raises(ValueError, match="not a view"):
+        View.from_dict({**whole, "legal_actions": ["ZZ"]})

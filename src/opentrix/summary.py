@@ -27,3 +27,15 @@ class DealSummary:
             "scores": list(self.scores),
             "doubled": CardSet(self.doubled).names(),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DealSummary:
+        """The inverse of ``to_dict``: a deal's summary as a server sent it."""
+        scores = data["scores"]
+        return cls(
+            king=int(data["king"]),
+            contract=Contract.parse(data["contract"]),
+            thrown_in=None if data["thrown_in"] is None else int(data["thrown_in"]),
+            scores=(int(scores[0]), int(scores[1]), int(scores[2]), int(scores[3])),
+            doubled=CardSet(data["doubled"]),
+        )

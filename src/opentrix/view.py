@@ -12,7 +12,7 @@ from typing import Any
 
 from . import actions as A
 from ._brief import brief
-from .cards import CardSet, card_name
+from .cards import Card, CardSet, card_name
 from .contracts import Contract
 from .deal import DOUBLABLE_IN, Phase
 from .match import Match
@@ -117,6 +117,65 @@ class View:
             "winners": list(self.winners),
             "legal_actions": [A.to_str(a) for a in self.legal_actions],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> View:
+        """The inverse of ``to_dict``: a view as a server sent it, for a client that draws or plays it
+        with the engine's own code (the terminal client at a server's table). ``team_totals`` is
+        derived, so it is not read. Anything that is not such a view is a ``ValueError``."""
+        try:
+            return _view_from_dict(data)
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise ValueError(f"not a view: {type(e).__name__}: {e}") from None
+
+
+def _pairs(rows: list[list[Any]]) -> tuple[tuple[int, int], ...]:
+    return tuple((int(s), A.parse(a)) for s, a in rows)
+
+
+def _four(xs: list[Any]) -> tuple[int, int, int, int]:
+    if len(xs) != 4:
+        raise ValueError(f"four seats, not {len(xs)}")
+    return (int(xs[0]), int(xs[1]), int(xs[2]), int(xs[3]))
+
+
+def _view_from_dict(d: dict[str, Any]) -> View:
+    taken = [CardSet(t) for t in d["taken"]]
+    if len(taken) != 4:
+        raise ValueError("four seats' taken cards")
+    return View(
+        seat=None if d["seat"] is None else int(d["seat"]),
+        rules=Rules.from_json(d["rules"]),
+        phase=Phase[str(d["phase"]).upper()],
+        turn=None if d["turn"] is None else int(d["turn"]),
+        king=int(d["king"]),
+        kingdom=int(d["kingdom"]),
+        deal_number=int(d["deal_number"]),
+        tiebreak_deal=bool(d["tiebreak_deal"]),
+        available_contracts=tuple(Contract.parse(c) for c in d["available_contracts"]),
+        contract=None if d["contract"] is None else Contract.parse(d["contract"]),
+        hand=None if d["hand"] is None else CardSet(d["hand"]),
+        hand_sizes=_four(d["hand_sizes"]),
+        doubled=tuple((int(s), int(Card.parse(c))) for s, c in d["doubled"]),
+        doubling_answers=tuple((int(s), CardSet(cs)) for s, cs in d["doubling_answers"]),
+        plays=_pairs(d["plays"]),
+        trick=_pairs(d["trick"]),
+        last_trick=_pairs(d["last_trick"]),
+        last_trick_winner=None if d["last_trick_winner"] is None else int(d["last_trick_winner"]),
+        tricks_taken=_four(d["tricks_taken"]),
+        taken=(taken[0], taken[1], taken[2], taken[3]),
+        layouts=tuple(
+            None if lay is None else (int(Card.parse(lay[0])), int(Card.parse(lay[1]))) for lay in d["layouts"]
+        ),
+        out=tuple(int(s) for s in d["out"]),
+        thrown_in=None if d["thrown_in"] is None else int(d["thrown_in"]),
+        deal_scores=None if d["deal_scores"] is None else _four(d["deal_scores"]),
+        history=tuple(DealSummary.from_dict(h) for h in d["history"]),
+        totals=_four(d["totals"]),
+        match_over=bool(d["match_over"]),
+        winners=tuple(int(s) for s in d["winners"]),
+        legal_actions=tuple(A.parse(a) for a in d["legal_actions"]),
+    )
 
 
 _EMPTY = CardSet(0)
