@@ -1,0 +1,279 @@
+"""A seat at a table on an opentrix server, from Python: what the terminal client's ``opentrix join`` uses.
+
+``find_table`` reads what a player pastes (an invite link, the host's own link with its seat token, or
+a bare code and ``--server``); ``take_seat`` asks the server for a seat, ``TableLink`` holds the
+WebSocket (saying hello with the seat token, catching up after a dropped connection from the last
+numbered event, and trying again until closed), and ``TableState`` keeps what the messages said: the
+seat's view as the engine's own ``View``, the table's public facts, the chat.
+
+It speaks the protocol of ``opentrix.server.protocol`` and needs the ``websockets`` package (the
+``server`` extra); the HTTP calls use the standard library.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from .server.shards import CODE_ALPHABET
+from .view import View
+
+RETRY = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts to reconnect, the last repeated
+
+
+class ClientError(Exception):
+    """What went wrong reaching a table, in a player's words (the server's own message where it gave one)."""
+
+
+@dataclass(frozen=True)
+class TableAddress:
+    """Where a table is: the server's base URL and the table's code, and a seat token if the link held one."""
+
+    base: str
+    code: str
+    seat: int | None = None
+    token: str | None = None
+
+    @property
+    def ws_url(self) -> str:
+        scheme = "wss" if self.base.startswith("https:") else "ws"
+        return f"{scheme}{self.base[self.base.index(':') :]}/ws/{self.code}"
+
+    @property
+    def page(self) -> str:
+        return f"{self.base}/t/{self.code}"
+
+
+def _code(text: str) -> str:
+    code = text.strip().upper()
+    if not code or any(c not in CODE_ALPHABET for c in code):
+        raise ClientError(f"{text!r} is not a table code (letters and digits, as in the invite link)")
+    return code
+
+
+def find_table(text: str, server: str | None = None) -> TableAddress:
+    """A table from an invite link (``http://host:8000/t/CODE``), the host's link with its seat
+    (``...#seat=0&token=...``), or a bare code with ``server``."""
+    text = text.strip()
+    if "://" not in text:
+        if server is None:
+            raise ClientError(f"{text!r} is a code without a server: give the whole invite link, or --server URL")
+        return TableAddress(_base(server), _code(text))
+    parts = urlsplit(text)
+    path = parts.path.rstrip("/").split("/")
+    if len(path) < 2 or path[-2] != "t":
+        raise ClientError(f"{text!r} is not a table's link: it should end in /t/CODE")
+    seat: int | None = None
+    token: str | None = None
+    if parts.fragment:
+        fragment = parse_qs(parts.fragment)
+        token = fragment["token"][0] if fragment.get("token") else None
+        with contextlib.suppress(ValueError, TypeError):
+            seat = int((fragment.get("seat") or [""])[0])
+    prefix = "/".join(path[:-2])
+    return TableAddress(_base(f"{parts.scheme}://{parts.netloc}{prefix}"), _code(path[-1]), seat, token)
+
+
+def _base(server: str) -> str:
+    server = server.strip().rstrip("/")
+    if "://" not in server:
+        server = "http://" + server
+    parts = urlsplit(server)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ClientError(f"{server!r} is not a server address (http://host:port)")
+    return server
+
+
+def _request(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return dict(json.loads(r.read()))
+    except urllib.error.HTTPError as e:
+        try:
+            said = json.loads(e.read()).get("error")
+        except (ValueError, AttributeError):
+            said = None
+        raise ClientError(str(said) if said else f"the server answered {e.code} {e.reason}") from None
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        raise ClientError(f"cannot reach {urlsplit(url).netloc}: {reason}") from None
+
+
+def table_facts(where: TableAddress) -> dict[str, Any]:
+    """The table's public facts (``GET /api/tables/CODE``): its seats, status and options."""
+    return _request("GET", f"{where.base}/api/tables/{where.code}")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat taken at a table: the token is what lets this client play it."""
+
+    where: TableAddress
+    seat: int
+    token: str
+    name: str
+
+
+def take_seat(where: TableAddress, name: str, seat: int | None = None) -> Seat:
+    """Ask for a free seat (``seat``, or the first free one) under ``name``, as the invite link's page does."""
+    body: dict[str, Any] = {"name": name}
+    if seat is not None:
+        body["seat"] = seat
+    got = _request("POST", f"{where.base}/api/tables/{where.code}/join", body)
+    return Seat(where, int(got["seat"]), str(got["token"]), str(got["name"]))
+
+
+def start_match(seat: Seat) -> None:
+    """The host starts the match from the lobby."""
+    _request("POST", f"{seat.where.base}/api/tables/{seat.where.code}/start", {"token": seat.token})
+
+
+@dataclass
+class TableState:
+    """What this client knows of the table, from the messages so far."""
+
+    seat: int | None = None
+    view: View | None = None  # None in the lobby, where the first deal is not shown to anyone
+    info: dict[str, Any] = field(default_factory=dict)
+    n: int | None = None  # the last numbered event seen
+    epoch: str | None = None
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    last_event: dict[str, Any] | None = None
+    errors: list[str] = field(default_factory=list)
+    hint: str | None = None
+    rematch: dict[str, Any] | None = None
+
+    @property
+    def in_lobby(self) -> bool:
+        return self.info.get("status") == "lobby"
+
+    @property
+    def host(self) -> bool:
+        return self.seat is not None and self.info.get("host_seat") == self.seat
+
+    def name(self, seat: int) -> str:
+        """A seat's name as the table shows it (a bot by its level)."""
+        seats = self.info.get("seats") or []
+        if seat >= len(seats):
+            return f"Seat {seat}"
+        s = seats[seat]
+        if s.get("kind") == "human":
+            return str(s.get("name") or f"Seat {seat}")
+        if s.get("kind") == "open":
+            return "(open)"
+        return f"Bot ({s.get('level')})"
+
+    def apply(self, message: dict[str, Any]) -> str:
+        """Take in one message from the server; returns its type."""
+        kind = str(message.get("type"))
+        if kind == "welcome":
+            self.seat = message.get("seat")
+            self.epoch = message.get("epoch")
+            self.chat = list(message.get("chat") or [])
+        elif kind == "update":
+            self.n, self.epoch = message.get("n"), message.get("epoch")
+            self.info = dict(message.get("table") or {})
+            if message.get("event") is not None:
+                self.last_event = message["event"]
+            self.view = None if self.in_lobby else View.from_dict(message["view"])
+        elif kind == "catchup":
+            events = message.get("events") or []
+            if events:
+                self.last_event = events[-1]
+        elif kind == "chat":
+            self.chat.append(message["message"])
+        elif kind == "error":
+            self.errors.append(str(message.get("message")))
+        elif kind == "hint":
+            self.hint = str(message.get("action"))
+        elif kind == "rematch":
+            self.rematch = message
+        return kind
+
+
+class TableLink:
+    """The WebSocket to one table, kept open: hello with the seat token, every message handed to
+    ``on_message`` in order, and after a dropped connection a new one that catches up from the last
+    numbered event (``last`` and ``epoch`` in the hello), until ``close()``."""
+
+    def __init__(
+        self,
+        where: TableAddress,
+        token: str | None,
+        on_message: Callable[[dict[str, Any]], Awaitable[None] | None],
+        state: TableState | None = None,
+    ) -> None:
+        self.where = where
+        self.token = token
+        self.on_message = on_message
+        self.state = state or TableState()
+        self.connected = asyncio.Event()
+        self._ws: Any = None
+        self._closed = False
+        self.attempts = 0  # connections opened, the first one included
+
+    async def run(self) -> None:
+        """Connect, read, reconnect; returns once closed, or raises ``ClientError`` if the table is not there."""
+        import websockets
+
+        waits = iter(RETRY)
+        wait = RETRY[0]
+        while not self._closed:
+            close_code: int | None = None
+            try:
+                async with websockets.connect(self.where.ws_url, max_size=1 << 22, close_timeout=1) as ws:
+                    self._ws = ws
+                    self.attempts += 1
+                    hello = {"type": "hello", "token": self.token, "last": self.state.n, "epoch": self.state.epoch}
+                    await ws.send(json.dumps(hello))
+                    async for text in ws:
+                        message = json.loads(text)
+                        kind = self.state.apply(message)
+                        if kind == "welcome":
+                            self.connected.set()
+                            waits, wait = iter(RETRY), RETRY[0]
+                        handled = self.on_message(message)
+                        if handled is not None:
+                            await handled
+                    close_code = ws.close_code
+            except websockets.exceptions.ConnectionClosed as e:
+                close_code = e.rcvd.code if e.rcvd is not None else None
+            except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+                pass
+            finally:
+                self._ws = None
+                self.connected.clear()
+            if close_code == 4404:  # no such table here
+                raise ClientError(self.state.errors[-1] if self.state.errors else f"no table {self.where.code}")
+            if self._closed:
+                break
+            wait = next(waits, wait)
+            await asyncio.sleep(wait)
+
+    async def send(self, message: dict[str, Any]) -> bool:
+        """Send one message; False when the connection is down (the caller says so; nothing is queued,
+        as a move made on an old view must not arrive later)."""
+        ws = self._ws
+        if ws is None or not self.connected.is_set():
+            return False
+        try:
+            await ws.send(json.dumps(message))
+        except Exception:
+            return False
+        return True
+
+    async def close(self) -> None:
+        self._closed = True
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await ws.close()

@@ -1,0 +1,154 @@
+"""opentrix.client against a real server: links read, a seat taken, moves over the WebSocket, a dropped
+connection caught up, and every failure said in words."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from opentrix import actions as A
+from opentrix.client import ClientError, Seat, TableAddress, TableLink, TableState, find_table, start_match, take_seat
+from opentrix.deal import Phase
+from opentrix.match import Match
+from opentrix.rules import Rules
+from opentrix.view import View
+from test_server_kit import LiveServer, live_server
+
+KING_AT_0 = next(s for s in range(1000) if Match(Rules(), seed=s).king == 0)  # seat 0 names the contract
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(tmp_path_factory.mktemp("client")) as s:
+        yield s
+
+
+def test_a_table_is_found_from_what_a_player_pastes() -> None:
+    assert find_table("http://192.168.1.5:8000/t/abcd") == TableAddress("http://192.168.1.5:8000", "ABCD")
+    host = find_table("https://trix.example.org/games/t/ABCD#seat=2&token=xyz")
+    assert host == TableAddress("https://trix.example.org/games", "ABCD", 2, "xyz")
+    assert host.ws_url == "wss://trix.example.org/games/ws/ABCD"
+    assert find_table("abcd", server="localhost:8000").ws_url == "ws://localhost:8000/ws/ABCD"
+    with pytest.raises(ClientError, match="a code without a server: give the whole invite link, or --server URL"):
+        find_table("ABCD")
+    with pytest.raises(ClientError, match="is not a table's link: it should end in /t/CODE"):
+        find_table("http://localhost:8000/history")
+    with pytest.raises(ClientError, match="'AB-1' is not a table code"):
+        find_table("AB-1", server="localhost:8000")
+    with pytest.raises(ClientError, match="'ftp://x' is not a server address"):
+        find_table("ABCD", server="ftp://x")
+
+
+def test_a_missing_table_or_server_is_said(server: LiveServer, tmp_path: Path) -> None:
+    with pytest.raises(ClientError, match="no table 'ZZZZ'"):
+        take_seat(find_table(f"{server.base}/t/ZZZZ"), "Omar")
+    with pytest.raises(ClientError, match=r"cannot reach 127\.0\.0\.1:9: "):
+        take_seat(find_table("http://127.0.0.1:9/t/ABCD"), "Omar")
+    link = TableLink(find_table(f"{server.base}/t/ZZZZ"), None, lambda m: None)
+    with pytest.raises(ClientError, match="no table 'ZZZZ'"):
+        asyncio.run(asyncio.wait_for(link.run(), 10))
+
+
+def test_a_friend_takes_a_seat_waits_in_the_lobby_and_plays(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", kingdoms=1, seed=11)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    omar = take_seat(where, "Omar")
+    assert (omar.seat, omar.name) == (1, "Omar")
+    with pytest.raises(ClientError, match="only the host"):
+        start_match(omar)
+
+    async def play() -> TableState:
+        seen: list[str] = []
+        link = TableLink(where, omar.token, lambda m: seen.append(m["type"]))
+        runner = asyncio.create_task(link.run())
+        await asyncio.wait_for(link.connected.wait(), 10)
+        await until(lambda: link.state.info != {})
+        assert link.state.in_lobby and link.state.view is None and link.state.seat == 1
+        assert not link.state.host and link.state.name(0) == "Lina" and link.state.name(1) == "Omar"
+        host = take_host(t, where)
+        lina = TableLink(where, host.token, lambda m: None)  # the host plays too, at random
+        runners = [runner, asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(5)))]
+        await asyncio.wait_for(lina.connected.wait(), 10)
+        await asyncio.to_thread(start_match, host)
+        await until(lambda: link.state.view is not None)
+        rng = random.Random(3)
+        moves = 0
+        while moves < 12:
+            v = link.state.view
+            assert isinstance(v, View) and v.seat == 1
+            if v.to_act:
+                n = link.state.n
+                assert await link.send({"type": "act", "action": A.to_str(rng.choice(v.legal_actions))})
+                await until(lambda n=n: link.state.n != n)
+                moves += 1
+            elif v.phase == Phase.DEAL_OVER:
+                assert await link.send({"type": "next"})
+                await until(lambda v=v: link.state.view is not v)
+            else:
+                await until(lambda v=v: link.state.view is not v)
+        assert "welcome" in seen and "update" in seen
+        for one in (link, lina):
+            await one.close()
+        runners[2].cancel()
+        await asyncio.wait_for(asyncio.gather(*runners, return_exceptions=True), 5)
+        return link.state
+
+    state = asyncio.run(play())
+    assert state.view is not None and state.view.phase in (Phase.PLAY, Phase.DEAL_OVER, Phase.CHOOSE_CONTRACT)
+
+
+def test_a_dropped_connection_comes_back_and_catches_up(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", start=True, seed=KING_AT_0, kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}#seat=0&token={t['token']}")
+    assert where.token == t["token"]
+
+    async def drop() -> list[str]:
+        seen: list[str] = []
+        link = TableLink(where, where.token, lambda m: seen.append(m["type"]))
+        runner = asyncio.create_task(link.run())
+        await until(lambda: link.state.view is not None)
+        v = link.state.view
+        assert v is not None and v.to_act  # the king chooses
+        link._ws.transport.abort()  # the line goes dead, as on a train
+        await until(lambda: link.attempts == 2 and link.connected.is_set())
+        await until(lambda: "catchup" in seen)
+        assert await link.send({"type": "act", "action": A.to_str(v.legal_actions[0])})
+        await until(lambda: link.state.view is not None and link.state.view.phase != Phase.CHOOSE_CONTRACT)
+        await link.close()
+        await asyncio.wait_for(runner, 5)
+        return seen
+
+    seen = asyncio.run(drop())
+    assert seen.count("welcome") == 2
+
+
+async def autoplay(link: TableLink, rng: random.Random) -> None:
+    """A player who answers every turn at random and is always ready for the next deal."""
+    acted: Any = None
+    while True:
+        v = link.state.view
+        if v is not None and link.state.n != acted:
+            if v.to_act and v.legal_actions:
+                acted = link.state.n
+                await link.send({"type": "act", "action": A.to_str(rng.choice(v.legal_actions))})
+            elif v.phase == Phase.DEAL_OVER and not v.match_over:
+                acted = link.state.n
+                await link.send({"type": "next"})
+        await asyncio.sleep(0.01)
+
+
+def take_host(t: dict[str, Any], where: TableAddress) -> Seat:
+    return Seat(where, 0, t["token"], "Lina")
+
+
+async def until(condition: Any, timeout: float = 10) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("the condition was not met in time")
+        await asyncio.sleep(0.01)
