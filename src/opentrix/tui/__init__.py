@@ -34,7 +34,9 @@ def play_terminal(
     glyphs = Glyphs(ascii=ascii_wanted() if ascii is None else ascii)
     app = PlayApp(session, glyphs, pause=pause)
     app.run()
-    session = app.session  # Enter after a finished match started another: the exit line is about that one
+    ended = app.session  # Enter after a finished match started another: the exit line is about that one
+    assert isinstance(ended, PlaySession)
+    session = ended
     done = sum(1 for d in session.match.deals if d.scores is not None and d.thrown_in is None)
     state = "match over" if session.match.is_over else f"{done} deal{'' if done == 1 else 's'} finished"
     print(f"seed {session.seed}: {state}, totals {session.match.totals} (you, right, across, left)")

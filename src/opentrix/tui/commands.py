@@ -1,4 +1,4 @@
-"""``opentrix replay FILE``: step through a game record in the terminal (registered by the CLI)."""
+"""``opentrix replay FILE`` and ``opentrix join LINK``: the terminal's commands (registered by the CLI)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import typer
 
 def register(app: typer.Typer) -> None:
     app.command("replay")(replay)
+    app.command("join")(join)
 
 
 def replay(
@@ -45,3 +46,65 @@ def replay(
     if rp.error is not None:
         typer.echo(f"{file}: invalid record: {glyphs.text(rp.error.located())}", err=True)
         raise typer.Exit(1)
+
+
+def join(
+    link: Annotated[
+        str,
+        typer.Argument(
+            help="the table's invite link (http://host:port/t/CODE), the host's own link, or a code with --server",
+            show_default=False,
+        ),
+    ],
+    name: Annotated[str | None, typer.Option(help="your name at the table (asked for a new seat)")] = None,
+    seat: Annotated[
+        int | None, typer.Option(help="the seat to take, 0-3 (default: the first free one)", min=0, max=3)
+    ] = None,
+    server: Annotated[str | None, typer.Option(help="the server, when LINK is a bare code (http://host:port)")] = None,
+    watch: Annotated[bool, typer.Option("--watch", help="watch without taking a seat")] = False,
+    ascii: Annotated[bool, typer.Option("--ascii", help="suit letters S H D C instead of symbols")] = False,
+) -> None:
+    """Sit at a table on an opentrix server, in this terminal, beside friends in their browsers.
+
+    The seat is remembered (in your data folder): the same command again takes it back, not another.
+
+    The server plays the bots and keeps the time and the record; the keys are those of play --terminal.
+    """
+    from . import require_terminal, require_textual
+
+    require_textual()
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        typer.echo("opentrix join: needs the websockets package: pip install 'opentrix[play]'", err=True)
+        raise typer.Exit(1) from None
+    from ..client import ClientError, find_table, table_facts, take_seat
+    from .glyphs import Glyphs, ascii_wanted
+    from .remote import RemoteApp, RemoteSession
+    from .seats import forget_seat, keep_seat, kept_seat
+
+    try:
+        where = find_table(link, server)
+        table_facts(where)  # a table that is not there is said now, before the screen opens
+        taken = None
+        if not watch:
+            taken = kept_seat(where)
+            if taken is None:
+                if name is None:
+                    raise ClientError("give your name for a new seat: --name NAME (or --watch to watch)")
+                taken = take_seat(where, name, seat)
+                keep_seat(taken)
+    except ClientError as e:
+        more = " (add --watch to watch it)" if "watch" in str(e) or "every seat" in str(e) else ""
+        typer.echo(f"opentrix join: {e}{more}", err=True)
+        raise typer.Exit(1) from None
+    require_terminal("join")
+    session = RemoteSession(where, taken)
+    app = RemoteApp(session, Glyphs(ascii=ascii or ascii_wanted()))
+    app.run()
+    if app.failed:
+        typer.echo(f"opentrix join: {app.failed}", err=True)
+        raise typer.Exit(1)
+    if taken is not None and session.token and session.state.seat is None and session.state.epoch is not None:
+        forget_seat(where)  # the table no longer knows the token: the next join takes a new seat
+    typer.echo(f"left table {where.code}; back with: opentrix join {where.page}")

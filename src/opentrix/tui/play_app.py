@@ -29,12 +29,9 @@ from . import render
 from .base import TrixApp
 from .glyphs import Glyphs, hand_order
 from .session import (
-    HUMAN,
-    SEAT_NAMES,
-    SHORT_NAMES,
     Choice,
     InputError,
-    PlaySession,
+    Seated,
     choices,
     describe_action,
     hint_bot,
@@ -140,7 +137,7 @@ class PlayApp(TrixApp):
         Binding("ctrl+c", "quit", "quit", show=False, priority=True),
     ]
 
-    def __init__(self, session: PlaySession, glyphs: Glyphs | None = None, pause: float = 0.6) -> None:
+    def __init__(self, session: Seated, glyphs: Glyphs | None = None, pause: float = 0.6) -> None:
         super().__init__(glyphs)
         self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]  # -narrow hides the score panel
         self.session = session
@@ -153,7 +150,7 @@ class PlayApp(TrixApp):
         self.turn_began = 0.0  # time.monotonic() when the bots last handed the turn back
         self.last_enter = 0.0
         self.last_event = ""
-        self.decision_key: tuple[int, int] | None = None
+        self.decision_key: tuple[int, ...] | None = None
         self.hurry = asyncio.Event()
         self._hint_bot: Bot | None = None
         self.hints_given = 0
@@ -197,18 +194,18 @@ class PlayApp(TrixApp):
     def refresh_table(self) -> None:
         """Redraw everything from the player's view; also resets the cursor when a new decision starts."""
         v = self.session.view()
-        key = (len(self.session.match.history), len(self.session.match.deals))
+        key = self.session.progress()
         if key != self.decision_key:
             self.decision_key = key
             self.cursor = 0
-        header = render.header(v, SEAT_NAMES, self.g)
+        header = render.header(v, self.session.header_names(), self.g)
         width, height = self.size
         if 0 < width < MIN_SIZE[0] or 0 < height < MIN_SIZE[1]:  # said at the top, the one row sure to show
             header = Text(f"Too small ({width}×{height}): needs {MIN_SIZE[0]}×{MIN_SIZE[1]}", style="bold")
         self.put("#header", header)
         self.put("#status", self.status_line())
         self.put("#table", render.table(v, self.g, self.names))
-        self.put("#scores", render.scores(v, SHORT_NAMES, max_rows=8))
+        self.put("#scores", render.scores(v, self.session.short_names(), max_rows=8))
         selected = self.selected_action(v)
         legal = [a for a in v.legal_actions if A.is_card(a)] if v.phase == Phase.PLAY else []
         playing = v.phase == Phase.PLAY and v.to_act
@@ -288,12 +285,13 @@ class PlayApp(TrixApp):
                 head = f"{self.names[v.thrown_in]} claimed a redeal: the same king deals again."
             else:
                 scores = v.deal_scores or (0, 0, 0, 0)
-                head = "Deal over: " + ", ".join(f"{SEAT_NAMES[s]} {scores[s]:+d}" for s in range(4)) + "."
+                seats = self.session.header_names()
+                head = "Deal over: " + ", ".join(f"{seats[s]} {scores[s]:+d}" for s in range(4)) + "."
                 went = []  # the scores a doubled card moves are the puzzling ones: say where each went
                 for holder, card in v.doubled:
                     taker = next((s for s in range(4) if int(v.taken[s]) >> card & 1), None)
                     if taker is not None:
-                        who = "its holder" if taker == holder else SEAT_NAMES[taker].replace("You", "you")
+                        who = "its holder" if taker == holder else seats[taker].replace("You", "you")
                         went.append(f"{g.card(card)} to {who}")
                 if went and not compact:  # a short screen keeps the scores and the Enter line
                     head += " Doubled: " + ", ".join(went) + "."
@@ -401,7 +399,7 @@ class PlayApp(TrixApp):
         while s.your_turn and len(legal := s.view().legal_actions) == 1 and not A.is_card(legal[0]):
             if A.is_contract(legal[0]):
                 title = A.contract_of(legal[0]).title
-                if s.match.tiebreak_deal:
+                if s.view().tiebreak_deal:
                     self.say(f"The tiebreak deal is {title}: it is named for you.")
                 else:
                     self.say(f"Only {title} is left in your kingdom: it is named for you.")
@@ -442,20 +440,21 @@ class PlayApp(TrixApp):
     def told(self, seat: int, action: int) -> str:
         """A bot's action for the status line, as you may know it: under hidden doubling, that a seat
         answered but not what (the view shows the doubled cards when play starts)."""
-        if A.is_doubling_answer(action) and self.session.match.rules.doubling_reveal == "hidden":
+        if A.is_doubling_answer(action) and self.session.view().rules.doubling_reveal == "hidden":
             return f"{self.names[seat]} has answered"
-        return describe_action(seat, action, self.g)
+        return describe_action(seat, action, self.g, self.session.header_names())
 
     def submit(self, action: int) -> None:
         try:
             self.session.play(action)
         except TrixError as e:
-            self.say(Text("Not allowed: ", style="bold") + Text(self.g.text(in_your_words(str(e)))))
+            said = in_your_words(str(e), self.session.seat, self.session.header_names())
+            self.say(Text("Not allowed: ", style="bold") + Text(self.g.text(said)))
             self.refresh_table()
             return
         self.say("")
         self.enter_hurried = False
-        self.last_event = describe_action(HUMAN, action, self.g)
+        self.last_event = describe_action(self.session.seat, action, self.g, self.session.header_names())
         self.step()
 
     # -- keys --------------------------------------------------------------------------------------------
@@ -599,7 +598,7 @@ class PlayApp(TrixApp):
         if type(self.screen) is ScoreSheet:
             self.screen.dismiss()
             return
-        body = render.scores(self.session.view(), SHORT_NAMES, max_rows=40)
+        body = render.scores(self.session.view(), self.session.short_names(), max_rows=40)
         self.push_screen(ScoreSheet(self.g.plain(Text("Score sheet\n", style="bold") + body)))
 
     def action_rules(self) -> None:
@@ -621,7 +620,7 @@ class PlayApp(TrixApp):
     @work(exclusive=True, group="hint")
     async def find_hint(self, v: View) -> None:
         """Ask the strong bot what it would do here and why, from your view only."""
-        asked_at = len(self.session.match.history)
+        asked_at = self.session.progress()
         try:
             if self._hint_bot is None:
                 self._hint_bot = await asyncio.to_thread(hint_bot)
@@ -630,7 +629,7 @@ class PlayApp(TrixApp):
             self.say(f"No hint this time ({type(e).__name__}: {e}).")
             self.refresh_table()
             return
-        if len(self.session.match.history) != asked_at:
+        if self.session.progress() != asked_at:
             return  # you have already moved on
         opts = self.current_choices(v)
         for i, o in enumerate(opts):

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from .. import actions as A
 from ..bots import Bot, bot_names, make_bot
@@ -281,6 +282,32 @@ def hint_bot() -> Bot:
     return make_bot("random", seed=0)
 
 
+class Seated(Protocol):
+    """What the play screen needs of a match, wherever it is played: here against bots
+    (``PlaySession``) or at a server's table (``tui.remote.RemoteSession``)."""
+
+    seed: int
+    notice: str
+    save_error: str | None
+    save_path: Path | None
+
+    @property
+    def seat(self) -> int: ...
+    def view(self) -> View: ...
+    @property
+    def your_turn(self) -> bool: ...
+    def bot_to_act(self) -> int | None: ...
+    def name(self, seat: int) -> str: ...
+    def play(self, action: int) -> None: ...
+    def bot_inputs(self, seat: int) -> tuple[Bot, View, list[int]]: ...
+    def apply_bot(self, seat: int, action: int) -> str | None: ...
+    def next_deal(self) -> None: ...
+    def another(self) -> tuple[Seated, Path | None]: ...
+    def progress(self) -> tuple[int, ...]: ...
+    def header_names(self) -> Sequence[str]: ...
+    def short_names(self) -> Sequence[str]: ...
+
+
 class PlaySession:
     """A match against three bots, seen from seat 0, saved as opentrix-record/1 after every action."""
 
@@ -376,8 +403,22 @@ class PlaySession:
 
     # -- what the player sees ---------------------------------------------------------------------------
 
+    seat = HUMAN  # where you sit (a client at a server's table may sit anywhere)
+
     def view(self) -> View:
         return view(self.match, HUMAN)
+
+    def progress(self) -> tuple[int, ...]:
+        """Changes with every action and deal: a new decision resets the selection."""
+        return (len(self.match.history), len(self.match.deals))
+
+    def header_names(self) -> Sequence[str]:
+        """The seats as the header and the end-of-deal line name them."""
+        return SEAT_NAMES
+
+    def short_names(self) -> Sequence[str]:
+        """The score table's column heads."""
+        return SHORT_NAMES
 
     @property
     def your_turn(self) -> bool:
@@ -475,21 +516,23 @@ def _keep_aside(path: Path) -> Path:
         return kept
 
 
-def in_your_words(message: str) -> str:
-    """An engine message said to you at seat 0 (``seat 0 does not hold K♦`` to ``You do not hold K♦``),
-    the other seats by where they sit (``it is Right's turn``), and contracts by name, not by their
+def in_your_words(message: str, me: int = HUMAN, names: Sequence[str] = SEAT_NAMES) -> str:
+    """An engine message said to you at seat ``me`` (``seat 0 does not hold K♦`` to ``You do not hold
+    K♦``), the other seats by ``names`` (``it is Right's turn``), and contracts by name, not by their
     record ids (``King of Hearts has already been played``); the contracts left are on screen already."""
     out = re.sub(r" \(contracts: [^)]*\)", "", message)
     out = out.replace("is not a contract in these rules", "is not played at this table")
     out = re.sub(r"\b(" + "|".join(c.id for c in Contract) + r")\b", lambda m: Contract.parse(m[0]).title, out)
-    out = out.replace("not seat 0's", "not yours").replace("seat 0's", "your")
-    for said, meant in (("seat 0 has", "you have"), ("seat 0 does", "you do"), ("seat 0 must", "you must")):
+    you = f"seat {me}"
+    out = out.replace(f"not {you}'s", "not yours").replace(f"{you}'s", "your")
+    for said, meant in ((f"{you} has", "you have"), (f"{you} does", "you do"), (f"{you} must", "you must")):
         out = out.replace(said, meant)
-    out = out.replace("seat 0", "you").replace("not in that hand", "not in your hand")
+    out = re.sub(rf"\b{you}\b", "you", out).replace("not in that hand", "not in your hand")
     if out.startswith("you "):
         out = out.replace(" (holds ", " (you hold ")
-    for seat in (1, 2, 3):
-        out = out.replace(f"seat {seat}", SEAT_NAMES[seat])
+    for seat in range(4):
+        if seat != me:
+            out = re.sub(rf"\bseat {seat}\b", names[seat], out)
     return out[:1].upper() + out[1:]
 
 
@@ -515,7 +558,7 @@ def phrase(action: int, g: Glyphs, third_person: bool = False) -> str:
 
 def spoken_to(seat: int, names: Sequence[str] = SEAT_NAMES) -> bool:
     """Whether the seat is you, named "You" (so "You play", not "You plays")."""
-    return seat == HUMAN and names[seat] == SEAT_NAMES[HUMAN]
+    return names[seat] == SEAT_NAMES[HUMAN]
 
 
 def describe_action(seat: int, action: int, g: Glyphs, names: Sequence[str] = SEAT_NAMES) -> str:

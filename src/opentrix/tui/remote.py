@@ -1,0 +1,405 @@
+"""The terminal table at a server's table: ``opentrix join LINK``.
+
+The same screen and keys as a match against bots (``PlayApp``), fed by the server instead of a local
+match: every update brings this seat's view (``View.from_dict``), moves go over the WebSocket
+(``opentrix.client.TableLink``), and the server decides everything (bots, timers, the next deal).
+A friend in a terminal sits at the same table as friends in browsers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding, BindingType
+
+from .. import actions as A
+from ..bots import Bot
+from ..client import ClientError, Seat, TableAddress, TableLink, TableState, start_match
+from ..deal import Phase
+from ..view import View
+from .glyphs import Glyphs
+from .play_app import PlayApp
+from .session import SEAT_NAMES, SHORT_NAMES, describe_action, in_your_words, phrase
+
+NAME_WIDTH = 12  # a player's name in the header and the seats; longer ones are cut
+
+
+class RemoteSession:
+    """A seat (or a spectator's place) at a server's table, as the play screen asks for it."""
+
+    seed = 0  # the table's seed stays on the server (unless its host chose it: then the page says it)
+    save_path: Path | None = None  # the server keeps the record
+    save_error: str | None = None
+
+    def __init__(self, where: TableAddress, seat: Seat | None) -> None:
+        self.where = where
+        self.token = seat.token if seat is not None else None
+        self.state = TableState(seat=seat.seat if seat is not None else None)
+        self.link: TableLink | None = None
+        self.notice = ""
+        self.outbox: list[dict[str, Any]] = []  # what play() asked to send; the app sends it in order
+
+    @property
+    def seat(self) -> int:
+        return self.state.seat if self.state.seat is not None else 0  # a spectator sees seat 0 at the bottom
+
+    @property
+    def watching(self) -> bool:
+        return self.state.seat is None
+
+    def view(self) -> View:
+        if self.state.view is None:
+            raise RuntimeError("no view yet: the match has not started")
+        return self.state.view
+
+    @property
+    def your_turn(self) -> bool:
+        return self.state.view is not None and self.state.view.to_act
+
+    def bot_to_act(self) -> int | None:
+        return None  # the server's bots play their own seats
+
+    def _human(self, seat: int) -> str | None:
+        seats = self.state.info.get("seats") or []
+        if seat < len(seats) and seats[seat].get("kind") == "human":
+            name = str(seats[seat].get("name") or "Player")
+            return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+        return None
+
+    def name(self, seat: int) -> str:
+        """You, a friend by his name, a bot by where it sits and its level (``Right (hard)``)."""
+        if seat == self.state.seat:
+            return "You"
+        human = self._human(seat)
+        if human is not None:
+            return human
+        seats = self.state.info.get("seats") or []
+        level = seats[seat].get("level") if seat < len(seats) else None
+        where = SEAT_NAMES[(seat - self.seat) % 4]
+        return f"{where} ({level})" if level else where
+
+    def header_names(self) -> Sequence[str]:
+        """Bots by where they sit, without their level (as against bots)."""
+        return [self._human(s) or SEAT_NAMES[(s - self.seat) % 4] if s != self.state.seat else "You" for s in range(4)]
+
+    def short_names(self) -> Sequence[str]:
+        return [
+            "You" if s == self.state.seat else (self._human(s) or SHORT_NAMES[(s - self.seat) % 4])[:4]
+            for s in range(4)
+        ]
+
+    def progress(self) -> tuple[int, ...]:
+        v = self.state.view
+        if v is None:
+            return (-1,)
+        return (v.kingdom, v.deal_number, int(v.phase), len(v.plays), len(v.doubling_answers), len(v.history))
+
+    def play(self, action: int) -> None:
+        """Ask the server to make this move (it answers with the next view, or an error)."""
+        self.outbox.append({"type": "act", "action": A.to_str(action)})
+
+    def bot_inputs(self, seat: int) -> tuple[Bot, View, list[int]]:
+        raise RuntimeError("the server plays the bots")
+
+    def apply_bot(self, seat: int, action: int) -> str | None:
+        raise RuntimeError("the server plays the bots")
+
+    def next_deal(self) -> None:
+        self.outbox.append({"type": "next"})
+
+    def another(self) -> tuple[RemoteSession, Path | None]:
+        raise ValueError("a rematch is asked for on the table's web page")
+
+
+class RemoteApp(PlayApp):
+    """``PlayApp`` at a server's table: drawn from the server's updates, moves sent over the WebSocket."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [  # the server keeps the pace: no pause to skip or change
+        Binding("space", "hurry", show=False),
+        Binding("less_than_sign", "slower", show=False),
+        Binding("greater_than_sign", "faster", show=False),
+    ]
+
+    def __init__(self, session: RemoteSession, glyphs: Glyphs | None = None) -> None:
+        super().__init__(session, glyphs, pause=0.0)
+        self.remote = session
+        self.failed: str | None = None  # why the table cannot be reached any more (the app then exits)
+        self.answered: tuple[int, ...] | None = None  # the decision a forced answer was sent for
+        self.timer_read = 0.0  # time.monotonic() when the table's move timer was last told
+
+    # -- the connection --------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.set_class(self.g.ascii, "-ascii")
+        self.say(f"Connecting to {self.remote.where.page}…", style="dim")
+        self.refresh_table()
+        self.keep_link()
+        self.set_interval(1.0, self.tick)
+
+    def tick(self) -> None:
+        """The move timer counts down on the status line between the server's updates."""
+        if self.remote.state.view is not None and self.timer_left() is not None:
+            self.put("#status", self.status_line())
+
+    def timer_left(self) -> tuple[int, float] | None:
+        """Whose move the table's timer is running on, and the seconds left."""
+        timer = self.remote.state.info.get("timer") or {}
+        if not timer.get("total") or timer.get("seat") is None or timer.get("remaining") is None:
+            return None
+        return int(timer["seat"]), max(0.0, float(timer["remaining"]) - (time.monotonic() - self.timer_read))
+
+    @property
+    def away(self) -> bool:
+        """A bot stands in for you (your move timer ran out): Enter takes the seat back."""
+        seats = self.remote.state.info.get("seats") or []
+        me = self.remote.state.seat
+        return me is not None and me < len(seats) and bool(seats[me].get("away"))
+
+    @work(exclusive=True, group="link")
+    async def keep_link(self) -> None:
+        """Hold the WebSocket for as long as the screen is open; a table gone for good ends the app."""
+        r = self.remote
+        r.link = TableLink(r.where, r.token, self.on_table_message, r.state)
+        try:
+            await r.link.run()
+        except ClientError as e:
+            self.failed = str(e)
+            self.exit(message=str(e))
+
+    async def on_table_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        s = self.remote.state
+        self.names = [self.remote.name(seat) for seat in range(4)]  # friends sit down, bots stand in
+        if kind == "welcome":
+            self.say("")
+            if self.remote.token and s.seat is None:
+                self.say("That seat's token is not valid at this table any more: you are watching.", "bold")
+        elif kind == "update":
+            self.timer_read = time.monotonic()
+            event = message.get("event")
+            if event and event.get("kind") == "action" and event.get("seat") != s.seat:
+                self.last_event = self.told_event(event)
+            if self.message_until_turn and self.remote.your_turn:
+                self.say("")
+        elif kind == "error":
+            said = in_your_words(str(message.get("message")), self.remote.seat, self.remote.header_names())
+            self.say(Text("The table says: ", style="bold") + Text(self.g.text(said)))
+        elif kind == "hint" and s.view is not None and s.hint is not None:
+            action = A.parse(s.hint)
+            opts = self.current_choices(s.view)
+            for i, o in enumerate(opts):
+                if o.action == action:
+                    self.cursor = i
+            self.say(Text("Hint: ", style="bold") + Text(f"{phrase(action, self.g)} (the table's hard bot)"))
+        elif kind == "chat":
+            said = message["message"]
+            self.say(Text(f"{said.get('name')}: ", style="bold") + Text(str(said.get("text"))))
+        elif kind == "rematch":
+            self.say("A rematch is ready: open it with the link shown on the web page, or opentrix join.")
+        if kind in ("update", "welcome", "catchup"):
+            self.step()
+        else:
+            self.refresh_table()
+
+    def told_event(self, event: dict[str, Any]) -> str:
+        seat, shown = int(event["seat"]), str(event["action"])
+        if shown == "answered":  # hidden doubling: that a seat answered, not what
+            return f"{self.remote.name(seat)} has answered"
+        return describe_action(seat, A.parse(shown), self.g, self.remote.header_names())
+
+    def flush(self) -> None:
+        """Send what the session was asked to send, or say that the line is down and nothing went."""
+        link = self.remote.link
+        out, self.remote.outbox = self.remote.outbox, []
+        if not out:
+            return
+        if link is None or not link.connected.is_set():
+            self.say("Not connected: the move was not sent. Trying to reconnect…", "bold")
+            self.refresh_table()
+            return
+        for message in out:
+            asyncio.get_running_loop().create_task(link.send(message))
+
+    # -- flow ------------------------------------------------------------------------------------------
+
+    def step(self) -> None:
+        self.answer_forced()
+        self.refresh_table()
+        self.turn_began = time.monotonic()
+
+    def answer_forced(self) -> None:
+        """Answered for you once per question, as at a table against bots: no redeal to claim, nothing
+        to double, the kingdom's last contract."""
+        v = self.remote.state.view
+        if v is None or not v.to_act or len(v.legal_actions) != 1 or A.is_card(v.legal_actions[0]):
+            return
+        only = v.legal_actions[0]
+        if not (A.is_contract(only) or only in (A.NO_CLAIM, A.NO_DOUBLE)):
+            return
+        if self.answered == self.remote.progress():
+            return
+        self.answered = self.remote.progress()
+        if A.is_contract(only):
+            self.say(f"Only {A.contract_of(only).title} is left in your kingdom: it is named for you.")
+        self.remote.play(only)
+        self.flush()
+
+    def submit(self, action: int) -> None:
+        if self.away:  # a move of your own is your seat taken back first
+            self.remote.outbox.append({"type": "back"})
+        v = self.remote.state.view
+        if v is None or action not in v.legal_actions:
+            if A.is_card(action) and v is not None and action not in (v.hand or ()):
+                why = f"you do not hold {self.g.card(action)}"
+            elif A.is_card(action) and v is not None and v.phase == Phase.PLAY:
+                why = f"{self.g.card(action)} may not be played now (the line above says what may)"
+            else:
+                why = "that is not an answer to this question"
+            self.say(Text("Not allowed: ", style="bold") + Text(self.g.text(why)))
+            self.refresh_table()
+            return
+        self.remote.play(action)
+        self.flush()
+        self.say("")
+        self.enter_hurried = False
+        self.last_event = describe_action(self.remote.seat, action, self.g, self.remote.header_names())
+        self.refresh_table()
+
+    def action_enter(self) -> None:
+        s = self.remote.state
+        if s.in_lobby:
+            if s.host:
+                self.start_the_match()
+            else:
+                self.say("The host starts the match; the table begins for everyone then.")
+                self.refresh_table()
+            return
+        v = s.view
+        if v is None:
+            return
+        if self.away and not self.typed:
+            self.remote.outbox.append({"type": "back"})
+            self.flush()
+            self.say("Your seat is yours again.")
+            self.refresh_table()
+            return
+        if self.typed or v.to_act:
+            super().action_enter()
+        elif v.match_over:
+            self.say("The match is over. Ctrl+Q leaves; the record stays on the server.")
+            self.refresh_table()
+        elif v.phase == Phase.DEAL_OVER and not self.remote.watching:
+            self.remote.next_deal()
+            self.flush()
+            self.say("Ready for the next deal: it starts when everyone is.", "dim")
+            self.refresh_table()
+
+    @work(exclusive=True, group="start")
+    async def start_the_match(self) -> None:
+        try:
+            seat = Seat(self.remote.where, self.remote.seat, self.remote.token or "", "")
+            await asyncio.to_thread(start_match, seat)
+        except ClientError as e:
+            self.say(f"Not started: {e}")
+            self.refresh_table()
+
+    def action_hint(self) -> None:
+        v = self.remote.state.view
+        if v is None or not v.to_act:
+            self.say("Hints are for your turn.", until_turn=True)
+            self.refresh_table()
+            return
+        self.remote.state.hint = None
+        self.remote.outbox.append({"type": "hint"})
+        self.flush()
+        self.say("Asking the table for a hint…", "dim")
+        self.refresh_table()
+
+    def action_hurry(self) -> None:
+        pass  # the server keeps the pace
+
+    # -- drawing ---------------------------------------------------------------------------------------
+
+    def refresh_table(self) -> None:
+        s = self.remote.state
+        if s.view is not None:
+            super().refresh_table()
+            return
+        self.put("#header", Text(f"opentrix · table {self.remote.where.code}", style="bold"))
+        self.put("#status", self.status_line())
+        self.put("#table", self.lobby_text())
+        self.put("#scores", Text(""))
+        self.put("#hand", Text(""))
+        if not s.info:
+            prompt = Text("")
+        elif s.host:
+            prompt = Text("You are the host: press Enter to start (bots take the empty seats).", style="bold")
+        elif self.remote.watching:
+            prompt = Text("You are watching; the host starts the match.")
+        else:
+            prompt = Text("Waiting for the host to start the match…", style="dim")
+        self.put("#prompt", prompt)
+        self.put("#message", self.message)
+        self.put("#entry", Text(""))
+
+    def lobby_text(self) -> Text:
+        s = self.remote.state
+        t = Text()
+        if not s.info:
+            return t
+        t.append(f"Table {self.remote.where.code} · waiting to start\n\n", style="bold")
+        for seat, info in enumerate(s.info.get("seats") or []):
+            name = self.remote.name(seat)
+            if info.get("kind") == "open":
+                name = f"open (a {info.get('level')} bot if nobody sits)"
+            elif info.get("kind") == "bot":
+                name = f"bot ({info.get('level')})"
+            marks = " · host" if seat == s.info.get("host_seat") else ""
+            t.append(f"  seat {seat}: {name}{marks}\n")
+        t.append(f"\nInvite: {self.remote.where.page}", style="dim")
+        return t
+
+    def status_line(self) -> Text:
+        link = self.remote.link
+        up = link is not None and link.connected.is_set()
+        t = Text(f"table {self.remote.where.code}")
+        t.append(" · connected" if up else " · reconnecting…", style="" if up else "bold")
+        if self.remote.watching:
+            t.append(" · watching")
+        timer = self.timer_left()
+        if timer is not None:
+            whose = "your move" if timer[0] == self.remote.state.seat else f"{self.remote.name(timer[0])}'s move"
+            t.append(f" · {whose}: {timer[1]:.0f} s", style="bold" if timer[0] == self.remote.state.seat else "")
+        if self.last_event:
+            t.append(f" · {self.last_event}")
+        return t
+
+    def prompt(self, v: View, width: int = 80, compact: bool = False) -> Text:
+        if v.match_over:
+            return Text("The match is over. Ctrl+Q leaves; the record stays on the server.", style="bold")
+        if v.phase == Phase.DEAL_OVER:
+            said = super().prompt(v, width, compact)
+            ready = (self.remote.state.info or {}).get("ready") or []
+            if self.remote.state.seat in ready:
+                return Text(said.plain.split("\n")[0] + "\nReady: the next deal starts when everyone is.")
+            return said
+        if self.remote.watching:
+            who = self.remote.name(v.turn) if v.turn is not None else "the table"
+            return Text(f"Watching: {who} to play.", style="dim")
+        if self.away:
+            return Text(
+                "A bot is playing for you: your move timer ran out.\nPress Enter to take your seat back.", style="bold"
+            )
+        return super().prompt(v, width, compact)
+
+    def action_slower(self) -> None:
+        pass
+
+    def action_faster(self) -> None:
+        pass

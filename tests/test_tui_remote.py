@@ -1,0 +1,188 @@
+"""``opentrix join``: the terminal table at a real server's table, driven through Textual's pilot, beside a
+friend on a WebSocket; and the command's own answers to bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from opentrix import actions as A
+from opentrix.cli import app as cli_app
+from opentrix.client import Seat, TableLink, find_table, start_match, take_seat
+from opentrix.contracts import Contract
+from opentrix.deal import Phase
+from opentrix.match import Match
+from opentrix.rules import Rules
+from opentrix.tui.glyphs import Glyphs
+from opentrix.tui.remote import RemoteApp, RemoteSession
+from opentrix.tui.seats import keep_seat, kept_seat
+from opentrix.tui.snapshot import screen_text
+from test_client import autoplay
+from test_server_kit import LiveServer, live_server
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(tmp_path_factory.mktemp("remote")) as s:
+        yield s
+
+
+@pytest.fixture(autouse=True)
+def seats_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "seats.json"
+    monkeypatch.setenv("OPENTRIX_SEATS", str(path))
+    return path
+
+
+async def until(app: RemoteApp, pilot: Any, condition: Any, timeout: float = 15) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"the condition was not met; the screen:\n{screen_text(app)}")
+        await pilot.pause(0.02)
+
+
+def typed_name(card: int) -> str:
+    return A.to_str(card).lower().replace("t", "10")
+
+
+async def test_a_friend_in_a_terminal_waits_in_the_lobby_then_plays_by_keys(server: LiveServer) -> None:
+    """Omar joins Lina's table from a terminal: he sees the lobby, the host starts it from her side,
+    he names the contract as king and plays his cards by typing them; the server's record has them."""
+    seed = next(s for s in range(1000) if Match(Rules(), seed=s).king == 1)  # Omar, at seat 1, is king
+    t = server.create(name="Lina", bots="random", kingdoms=1, seed=seed)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    omar = take_seat(where, "Omar")
+    assert omar.seat == 1
+    app = RemoteApp(RemoteSession(where, omar), Glyphs(ascii=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "Waiting for the host to start" in screen_text(app))
+        screen = screen_text(app)
+        assert "seat 0: Lina · host" in screen and "seat 1: You" in screen
+        await pilot.press("enter")  # not the host: told who starts
+        await until(app, pilot, lambda: "The host starts the match" in screen_text(app))
+
+        lina = TableLink(where, t["token"], lambda m: None)
+        helpers = [asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(1)))]
+        await asyncio.wait_for(lina.connected.wait(), 10)
+        await asyncio.to_thread(start_match, Seat(where, 0, t["token"], "Lina"))
+        await until(app, pilot, lambda: "You are king: name a contract" in screen_text(app))
+        await pilot.press(*"queens", "enter")
+        s = app.remote.state
+        await until(app, pilot, lambda: s.view is not None and s.view.phase == Phase.PLAY)
+        played: list[int] = []
+        while len(played) < 4:
+            await until(app, pilot, lambda: s.view is not None and (s.view.to_act or s.view.phase != Phase.PLAY))
+            v = s.view
+            assert v is not None
+            if v.phase != Phase.PLAY:
+                break
+            card = v.legal_actions[-1]
+            await pilot.press(*typed_name(card), "enter")
+            await until(app, pilot, lambda v=v: s.view is not v)
+            played.append(card)
+        assert "connected" in screen_text(app).splitlines()[1]
+        await lina.close()
+        helpers[1].cancel()
+        await asyncio.gather(*helpers, return_exceptions=True)
+    deal = server.app.state.hub.tables[t["id"]].match.deals[0]  # the server's own match
+    assert deal.contract == Contract.QUEENS and deal.king == 1
+    mine = [card for seat, card in zip(deal.seats, deal.plays, strict=True) if seat == 1]
+    assert mine[: len(played)] == played
+
+
+async def test_a_wrong_card_is_refused_on_the_spot_and_the_hint_comes_from_the_table(server: LiveServer) -> None:
+    seed = next(s for s in range(1000) if Match(Rules(), seed=s).king == 0)
+    t = server.create(name="Lina", bots="random", start=True, seed=seed, kingdoms=1, hints=True)
+    where = find_table(f"{server.base}/t/{t['id']}#seat=0&token={t['token']}")
+    seat = kept_seat(where)
+    assert seat is not None and seat.seat == 0
+    app = RemoteApp(RemoteSession(where, seat), Glyphs(ascii=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "You are king" in screen_text(app))
+        await pilot.press("1")  # King of Hearts, by its number: hearts may not be led
+        s = app.remote.state
+        await until(app, pilot, lambda: s.view is not None and s.view.phase == Phase.PLAY and s.view.to_act)
+        v = s.view
+        assert v is not None
+        barred = [int(c) for c in v.hand or () if int(c) not in v.legal_actions]
+        assert barred, "this seed's first lead has hearts it may not lead"
+        await pilot.press(*typed_name(barred[0]), "enter")  # refused here, nothing sent
+        await until(app, pilot, lambda: "may not be played now" in screen_text(app))
+        assert s.view is v and not app.remote.outbox
+        await pilot.press("question_mark")
+        await until(app, pilot, lambda: "Hint:" in screen_text(app))
+
+
+def test_join_says_what_is_wrong(server: LiveServer, seats_file: Path) -> None:
+    runner = CliRunner()
+    _register_commands()
+    out = runner.invoke(cli_app, ["join", "ABCD"])
+    assert out.exit_code == 1 and "a code without a server" in out.output
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/ZZZZ", "--name", "Omar"])
+    assert out.exit_code == 1 and "no table 'ZZZZ'" in out.output
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}"])
+    assert out.exit_code == 1 and "give your name for a new seat: --name NAME" in out.output
+    started = server.create(name="Lina", bots="random", start=True)
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{started['id']}", "--name", "Omar"])
+    assert out.exit_code == 1 and "the match has already started; you can watch it (add --watch" in out.output
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--seat", "7", "--name", "O"])
+    assert out.exit_code == 2 and "--seat" in out.output
+    # a seat taken is kept for the next join, which then needs no name; the screen needs a terminal
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--name", "Omar"])
+    assert "reads keys from a terminal" in out.output and out.exit_code == 2
+    kept = kept_seat(find_table(f"{server.base}/t/{t['id']}"))
+    assert kept is not None and kept.seat == 1 and kept.name == "Omar"
+    assert seats_file.stat().st_mode & 0o077 == 0  # the token is for this user only
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}"])
+    assert "give your name" not in out.output  # taken back, not a new seat
+    assert len([s for s in server.info(t["id"])["seats"] if s["kind"] == "human"]) == 2
+    keep_seat(kept)
+
+
+def _register_commands() -> None:
+    from opentrix.cli import _register_optional
+
+    if not any(c.name == "join" for c in cli_app.registered_commands):
+        _register_optional()
+
+
+async def test_a_spectator_watches_the_table_without_a_hand(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", start=True, kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    app = RemoteApp(RemoteSession(where, None), Glyphs(ascii=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: app.remote.state.view is not None)
+        s = app.remote.state
+        assert s.seat is None and s.view is not None and s.view.hand is None
+        await until(app, pilot, lambda: "watching" in screen_text(app).splitlines()[1])
+        screen = screen_text(app)
+        assert "Lina" in screen and "Hand \n" not in screen
+        await pilot.press(*"qs", "enter")  # a spectator's move is refused here, not sent
+        await until(app, pilot, lambda: "not your turn" in screen_text(app) or "Not allowed" in screen_text(app))
+        assert not app.remote.outbox
+
+
+async def test_a_player_whose_timer_ran_out_takes_his_seat_back_with_enter(server: LiveServer) -> None:
+    """The move timer counts down on the status line; when it runs out a bot plays for you, the screen
+    says so, and Enter takes the seat back."""
+    seed = next(s for s in range(1000) if Match(Rules(), seed=s).king == 0)
+    t = server.create(name="Lina", bots="random", start=True, seed=seed, kingdoms=1, timer=2)
+    where = find_table(f"{server.base}/t/{t['id']}#seat=0&token={t['token']}")
+    app = RemoteApp(RemoteSession(where, kept_seat(where)), Glyphs(ascii=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "your move: " in screen_text(app).splitlines()[1])
+        await until(app, pilot, lambda: "A bot is playing for you" in screen_text(app), timeout=20)
+        assert app.away
+        await pilot.press("enter")
+        await until(app, pilot, lambda: not app.away)
+        assert "A bot is playing for you" not in screen_text(app)
