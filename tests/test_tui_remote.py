@@ -24,7 +24,7 @@ from opentrix.tui.remote import RemoteApp, RemoteSession
 from opentrix.tui.seats import keep_seat, kept_seat
 from opentrix.tui.snapshot import screen_text
 from test_client import autoplay
-from test_server_kit import LiveServer, live_server
+from test_server_kit import LiveServer, Player, live_server
 
 SIZE = (80, 24)
 
@@ -186,3 +186,22 @@ async def test_a_player_whose_timer_ran_out_takes_his_seat_back_with_enter(serve
         await pilot.press("enter")
         await until(app, pilot, lambda: not app.away)
         assert "A bot is playing for you" not in screen_text(app)
+
+
+async def test_enter_at_the_end_of_a_match_sits_you_at_the_rematch(server: LiveServer, seats_file: Path) -> None:
+    t = server.create(name="Lina", bots="random", start=True, kingdoms=1)
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    await lina.play_to_end(random.Random(2))
+    await lina.close()
+    where = find_table(f"{server.base}/t/{t['id']}#seat=0&token={t['token']}")
+    app = RemoteApp(RemoteSession(where, kept_seat(where)), Glyphs(ascii=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "Press Enter to ask for a rematch" in screen_text(app))
+        assert "The match is over: " in screen_text(app)
+        await pilot.press("enter")
+        await until(app, pilot, lambda: app.remote.where.code != t["id"] and app.remote.state.view is not None)
+        new = app.remote.where
+        assert app.remote.state.seat == 0 and app.remote.state.view.seat == 0
+        await until(app, pilot, lambda: f"table {new.code}" in screen_text(app).splitlines()[1])
+    kept = kept_seat(find_table(new.page))
+    assert kept is not None and kept.seat == 0 and kept.token == app.remote.token

@@ -23,8 +23,10 @@ from ..bots import Bot
 from ..client import ClientError, Seat, TableAddress, TableLink, TableState, start_match
 from ..deal import Phase
 from ..view import View
+from . import render
 from .glyphs import Glyphs
 from .play_app import PlayApp
+from .seats import keep_seat
 from .session import SEAT_NAMES, SHORT_NAMES, describe_action, in_your_words, phrase
 
 NAME_WIDTH = 12  # a player's name in the header and the seats; longer ones are cut
@@ -201,11 +203,39 @@ class RemoteApp(PlayApp):
             said = message["message"]
             self.say(Text(f"{said.get('name')}: ", style="bold") + Text(str(said.get("text"))))
         elif kind == "rematch":
-            self.say("A rematch is ready: open it with the link shown on the web page, or opentrix join.")
+            self.rematch_told(message)
         if kind in ("update", "welcome", "catchup"):
             self.step()
         else:
             self.refresh_table()
+
+    def rematch_told(self, message: dict[str, Any]) -> None:
+        """Your seat at the rematch (its token is for you only): kept at once, so that ``opentrix join``
+        with the new link finds it too; gone to at once if you asked, else when you press Enter."""
+        where = TableAddress(self.remote.where.base, str(message["code"]))
+        keep_seat(Seat(where, int(message["seat"]), str(message["token"]), ""))
+        if message.get("by") == self.remote.state.seat:
+            self.call_later(self.go_to_rematch)
+        else:
+            by = self.remote.name(int(message["by"])) if message.get("by") is not None else "A player"
+            self.say(f"{by} asked for a rematch: press Enter to sit down at it ({where.page}).", "bold")
+
+    def go_to_rematch(self) -> None:
+        """Leave the finished table for the rematch: a new link, the same screen."""
+        told = self.remote.state.rematch
+        if told is None:
+            return
+        where = TableAddress(self.remote.where.base, str(told["code"]))
+        old = self.remote.link
+        self.remote = RemoteSession(where, Seat(where, int(told["seat"]), str(told["token"]), ""))
+        self.session = self.remote
+        self.typed, self.cursor, self.last_event = "", 0, ""
+        self.decision_key = self.answered = None
+        self.say(f"The rematch: table {where.code}.")
+        if old is not None:
+            asyncio.get_running_loop().create_task(old.close())
+        self.keep_link()  # one link at a time: the old one's worker is cancelled
+        self.refresh_table()
 
     def told_event(self, event: dict[str, Any]) -> str:
         seat, shown = int(event["seat"]), str(event["action"])
@@ -291,8 +321,15 @@ class RemoteApp(PlayApp):
             return
         if self.typed or v.to_act:
             super().action_enter()
-        elif v.match_over:
+        elif v.match_over and self.remote.watching:
             self.say("The match is over. Ctrl+Q leaves; the record stays on the server.")
+            self.refresh_table()
+        elif v.match_over and s.rematch is not None:
+            self.go_to_rematch()
+        elif v.match_over:
+            self.remote.outbox.append({"type": "rematch"})
+            self.flush()
+            self.say("Asking for a rematch…", "dim")
             self.refresh_table()
         elif v.phase == Phase.DEAL_OVER and not self.remote.watching:
             self.remote.next_deal()
@@ -382,7 +419,11 @@ class RemoteApp(PlayApp):
 
     def prompt(self, v: View, width: int = 80, compact: bool = False) -> Text:
         if v.match_over:
-            return Text("The match is over. Ctrl+Q leaves; the record stays on the server.", style="bold")
+            result = render.result(v.winners, v.totals, v.rules.partnership, self.names) if v.winners else "over"
+            if self.remote.watching:
+                return Text(f"The match is over: {result}.\nCtrl+Q leaves.", style="bold")
+            again = "go to the rematch" if self.remote.state.rematch is not None else "ask for a rematch"
+            return Text(f"The match is over: {result}.\nPress Enter to {again}, Ctrl+Q to leave.", style="bold")
         if v.phase == Phase.DEAL_OVER:
             said = super().prompt(v, width, compact)
             ready = (self.remote.state.info or {}).get("ready") or []
