@@ -4,6 +4,7 @@ friend on a WebSocket; and the command's own answers to bad input."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -205,3 +206,42 @@ async def test_enter_at_the_end_of_a_match_sits_you_at_the_rematch(server: LiveS
         await until(app, pilot, lambda: f"table {new.code}" in screen_text(app).splitlines()[1])
     kept = kept_seat(find_table(new.page))
     assert kept is not None and kept.seat == 0 and kept.token == app.remote.token
+
+
+def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path) -> None:
+    """The command itself in a pseudo-terminal: the lobby drawn, Ctrl+Q leaves, the way back printed."""
+    pty = pytest.importorskip("pty")
+    import os
+    import select
+    import sys
+    import time
+
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, as a player types it
+        os.environ.update(OPENTRIX_SEATS=str(seats_file), COLUMNS="80", LINES="24", TERM="xterm-256color")
+        link = f"{server.base}/t/{t['id']}"
+        try:
+            os.execvp(sys.executable, [sys.executable, "-m", "opentrix", "join", link, "--name", "Omar"])
+        finally:
+            os._exit(127)  # never back into pytest in the child
+    seen = b""
+
+    def read_until(text: bytes, timeout: float) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + timeout
+        while text not in seen and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    seen += os.read(fd, 65536)
+                except OSError:  # the child is gone
+                    return
+
+    read_until(b"Waiting for the host", 30)
+    assert b"Waiting for the host" in seen
+    os.write(fd, b"\x11")  # Ctrl+Q
+    read_until(b"back with:", 15)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert f"left table {t['id']}; back with: opentrix join {server.base}/t/{t['id']}".encode() in seen
+    assert json.loads(seats_file.read_text())[f"{server.base}/t/{t['id']}"]["name"] == "Omar"

@@ -171,8 +171,8 @@ class RemoteApp(PlayApp):
         try:
             await r.link.run()
         except ClientError as e:
-            self.failed = str(e)
-            self.exit(message=str(e))
+            self.failed = str(e)  # said by the command once the screen is closed
+            self.exit(return_code=1)
 
     async def on_table_message(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -275,7 +275,9 @@ class RemoteApp(PlayApp):
         if self.answered == self.remote.progress():
             return
         self.answered = self.remote.progress()
-        if A.is_contract(only):
+        if A.is_contract(only) and v.tiebreak_deal:
+            self.say(f"The tiebreak deal is {A.contract_of(only).title}: it is named for you.")
+        elif A.is_contract(only):
             self.say(f"Only {A.contract_of(only).title} is left in your kingdom: it is named for you.")
         self.remote.play(only)
         self.flush()
