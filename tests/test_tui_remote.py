@@ -76,6 +76,9 @@ async def test_a_friend_in_a_terminal_waits_in_the_lobby_then_plays_by_keys(serv
         await asyncio.wait_for(lina.connected.wait(), 10)
         await asyncio.to_thread(start_match, Seat(where, 0, t["token"], "Lina"))
         await until(app, pilot, lambda: "You are king: name a contract" in screen_text(app))
+        await pilot.press("/", *"2", "enter")  # a word to the table, not the second contract
+        await pilot.pause(0.3)
+        assert app.remote.state.view is not None and app.remote.state.view.phase == Phase.CHOOSE_CONTRACT
         await pilot.press(*"queens", "enter")
         s = app.remote.state
         await until(app, pilot, lambda: s.view is not None and s.view.phase == Phase.PLAY)
@@ -245,3 +248,30 @@ def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path) 
     assert os.waitstatus_to_exitcode(status) == 0
     assert f"left table {t['id']}; back with: opentrix join {server.base}/t/{t['id']}".encode() in seen
     assert json.loads(seats_file.read_text())[f"{server.base}/t/{t['id']}"]["name"] == "Omar"
+
+
+async def test_slash_writes_to_the_table_and_friends_read_it(server: LiveServer) -> None:
+    """ "/" opens the chat line: every key goes into it (a word there plays no card), Enter sends it, and
+    the friend's message comes back on the message line; Escape drops a line unsent."""
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    omar = take_seat(where, "Omar")
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    app = RemoteApp(RemoteSession(where, omar), Glyphs(ascii=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "Waiting for the host" in screen_text(app))
+        await pilot.press("/", *"Ahlan, 10 qs!", "backspace", "?")
+        assert "chat> Ahlan, 10 qs?" in screen_text(app)
+        assert not app.remote.outbox and "Hint" not in screen_text(app)  # "?" was a question mark
+        await pilot.press("enter")
+        said = await lina.until(lambda m: m["type"] == "chat")
+        assert said["message"]["name"] == "Omar" and said["message"]["text"] == "Ahlan, 10 qs?"
+        assert "chat>" not in screen_text(app)
+        await lina.send({"type": "chat", "text": "Marhaba Omar"})
+        await until(app, pilot, lambda: "Lina: Marhaba Omar" in screen_text(app))
+        await pilot.press("/", *"never mind", "escape")
+        assert "chat>" not in screen_text(app)
+        await pilot.pause(0.3)
+        chat_log = server.app.state.hub.tables[t["id"]].chat_log
+        assert [m["text"] for m in chat_log] == ["Ahlan, 10 qs?", "Marhaba Omar"]  # nothing sent on Escape
+    await lina.close()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.binding import Binding, BindingType
 
 from .. import actions as A
@@ -25,11 +25,12 @@ from ..deal import Phase
 from ..view import View
 from . import render
 from .glyphs import Glyphs
-from .play_app import PlayApp
+from .play_app import PlayApp, TextSheet
 from .seats import keep_seat
 from .session import SEAT_NAMES, SHORT_NAMES, describe_action, in_your_words, phrase
 
 NAME_WIDTH = 12  # a player's name in the header and the seats; longer ones are cut
+CHAT_LENGTH = 200  # characters in one chat message, as the server takes them (server.hub.CHAT_LENGTH)
 
 
 class RemoteSession:
@@ -134,6 +135,7 @@ class RemoteApp(PlayApp):
         self.failed: str | None = None  # why the table cannot be reached any more (the app then exits)
         self.answered: tuple[int, ...] | None = None  # the decision a forced answer was sent for
         self.timer_read = 0.0  # time.monotonic() when the table's move timer was last told
+        self.chat_text: str | None = None  # what you are writing to the table, after "/"; None: not writing
 
     # -- the connection --------------------------------------------------------------------------------
 
@@ -237,6 +239,54 @@ class RemoteApp(PlayApp):
         self.keep_link()  # one link at a time: the old one's worker is cancelled
         self.refresh_table()
 
+    # -- the chat --------------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        """ "/" opens a line to write to the table: every key then goes into it, Enter sends it, Escape
+        drops it (moves wait meanwhile, so a word never plays a card)."""
+        if isinstance(self.screen, TextSheet):
+            return
+        if self.chat_text is None:  # PlayApp.on_key runs next (Textual calls each class's handler)
+            if event.character == "/" and not self.typed:
+                event.stop()
+                event.prevent_default()
+                if self.remote.watching or self.remote.state.seat is None:
+                    self.say("Spectators read the chat; take a seat to write in it.")
+                else:
+                    self.chat_text = ""
+                self.refresh_table()
+            return
+        event.stop()
+        event.prevent_default()  # not PlayApp's: every key is the chat's
+        if event.key == "enter":
+            text, self.chat_text = self.chat_text.strip(), None
+            if text:
+                self.remote.outbox.append({"type": "chat", "text": text})
+                self.flush()
+        elif event.key == "escape":
+            self.chat_text = None
+        elif event.key == "backspace":
+            self.chat_text = self.chat_text[:-1]
+        elif event.character and event.character.isprintable():
+            if len(self.chat_text) < CHAT_LENGTH:
+                self.chat_text += event.character
+            else:
+                self.say(f"A chat message holds {CHAT_LENGTH} characters at most: Enter sends it.")
+        self.refresh_table()
+
+    def action_enter(self) -> None:
+        if self.chat_text is not None:
+            return  # on_key has sent it
+        self.chat_enter()
+
+    def action_backspace(self) -> None:
+        if self.chat_text is None:
+            super().action_backspace()
+
+    def action_clear(self) -> None:
+        if self.chat_text is None:
+            super().action_clear()
+
     def told_event(self, event: dict[str, Any]) -> str:
         seat, shown = int(event["seat"]), str(event["action"])
         if shown == "answered":  # hidden doubling: that a seat answered, not what
@@ -303,7 +353,8 @@ class RemoteApp(PlayApp):
         self.last_event = describe_action(self.remote.seat, action, self.g, self.remote.header_names())
         self.refresh_table()
 
-    def action_enter(self) -> None:
+    def chat_enter(self) -> None:
+        """Enter when not writing in the chat: start the match, take the seat back, play, be ready."""
         s = self.remote.state
         if s.in_lobby:
             if s.host:
@@ -348,7 +399,13 @@ class RemoteApp(PlayApp):
             self.say(f"Not started: {e}")
             self.refresh_table()
 
+    def action_move(self, delta: int) -> None:
+        if self.chat_text is None:
+            super().action_move(delta)
+
     def action_hint(self) -> None:
+        if self.chat_text is not None:
+            return  # a "?" in a chat message
         v = self.remote.state.view
         if v is None or not v.to_act:
             self.say("Hints are for your turn.", until_turn=True)
@@ -369,6 +426,7 @@ class RemoteApp(PlayApp):
         s = self.remote.state
         if s.view is not None:
             super().refresh_table()
+            self.put_chat_line()
             return
         self.put("#header", Text(f"opentrix · table {self.remote.where.code}", style="bold"))
         self.put("#status", self.status_line())
@@ -386,6 +444,18 @@ class RemoteApp(PlayApp):
         self.put("#prompt", prompt)
         self.put("#message", self.message)
         self.put("#entry", Text(""))
+        self.put_chat_line()
+
+    def put_chat_line(self) -> None:
+        if self.chat_text is None:
+            return
+        room = max(10, self.size.width - 30)
+        shown = self.chat_text if len(self.chat_text) <= room else self.g.ellipsis() + self.chat_text[-room + 1 :]
+        cursor = "▏" if not self.g.ascii else "_"
+        line = (
+            Text("chat> ", style="bold") + Text(shown) + Text(cursor) + Text("  Enter sends · Esc drops", style="dim")
+        )
+        self.put("#entry", line)
 
     def lobby_text(self) -> Text:
         s = self.remote.state
