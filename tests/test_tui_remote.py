@@ -51,6 +51,22 @@ async def until(app: RemoteApp, pilot: Any, condition: Any, timeout: float = 15)
         await pilot.pause(0.02)
 
 
+async def spy(app: RemoteApp, pilot: Any) -> list[dict[str, Any]]:
+    """Every message the app sends from now on (its link connected), as sent."""
+    await until(app, pilot, lambda: app.remote.link is not None and app.remote.link.connected.is_set())
+    link = app.remote.link
+    assert link is not None
+    sent: list[dict[str, Any]] = []
+    real = link.send
+
+    async def send(message: dict[str, Any]) -> bool:
+        sent.append(message)
+        return await real(message)
+
+    link.send = send  # type: ignore[method-assign]
+    return sent
+
+
 def typed_name(card: int) -> str:
     return A.to_str(card).lower().replace("t", "10")
 
@@ -119,9 +135,11 @@ async def test_a_wrong_card_is_refused_on_the_spot_and_the_hint_comes_from_the_t
         assert v is not None
         barred = [int(c) for c in v.hand or () if int(c) not in v.legal_actions]
         assert barred, "this seed's first lead has hearts it may not lead"
+        sent = await spy(app, pilot)
         await pilot.press(*typed_name(barred[0]), "enter")  # refused here, nothing sent
         await until(app, pilot, lambda: "may not be played now" in screen_text(app))
-        assert s.view is v and not app.remote.outbox
+        await pilot.pause(0.2)
+        assert s.view is v and sent == []
         await pilot.press("question_mark")
         await until(app, pilot, lambda: "Hint:" in screen_text(app))
 
@@ -170,10 +188,14 @@ async def test_a_spectator_watches_the_table_without_a_hand(server: LiveServer) 
         assert s.seat is None and s.view is not None and s.view.hand is None
         await until(app, pilot, lambda: "watching" in screen_text(app).splitlines()[1])
         screen = screen_text(app)
-        assert "Lina" in screen and "Hand \n" not in screen
+        assert "Lina" in screen and "You" not in screen  # nobody is "You" to a spectator
+        sent = await spy(app, pilot)
         await pilot.press(*"qs", "enter")  # a spectator's move is refused here, not sent
         await until(app, pilot, lambda: "not your turn" in screen_text(app) or "Not allowed" in screen_text(app))
-        assert not app.remote.outbox
+        await pilot.press("/")
+        await until(app, pilot, lambda: "Spectators read the chat" in screen_text(app))
+        await pilot.pause(0.2)
+        assert sent == []
 
 
 async def test_a_player_whose_timer_ran_out_takes_his_seat_back_with_enter(server: LiveServer) -> None:
@@ -260,9 +282,13 @@ async def test_slash_writes_to_the_table_and_friends_read_it(server: LiveServer)
     app = RemoteApp(RemoteSession(where, omar), Glyphs(ascii=False))
     async with app.run_test(size=SIZE) as pilot:
         await until(app, pilot, lambda: "Waiting for the host" in screen_text(app))
+        sent = await spy(app, pilot)
+        for key in ("a", "left", "tab", "f1", "?", "enter", "space"):  # nothing to do in the lobby but chat
+            await pilot.press(key)
+        assert app.is_running and "Waiting for the host" in screen_text(app)
         await pilot.press("/", *"Ahlan, 10 qs!", "backspace", "?")
         assert "chat> Ahlan, 10 qs?" in screen_text(app)
-        assert not app.remote.outbox and "Hint" not in screen_text(app)  # "?" was a question mark
+        assert sent == [] and "Hint" not in screen_text(app)  # "?" was a question mark
         await pilot.press("enter")
         said = await lina.until(lambda m: m["type"] == "chat")
         assert said["message"]["name"] == "Omar" and said["message"]["text"] == "Ahlan, 10 qs?"
@@ -274,4 +300,5 @@ async def test_slash_writes_to_the_table_and_friends_read_it(server: LiveServer)
         await pilot.pause(0.3)
         chat_log = server.app.state.hub.tables[t["id"]].chat_log
         assert [m["text"] for m in chat_log] == ["Ahlan, 10 qs?", "Marhaba Omar"]  # nothing sent on Escape
+        assert sent == [{"type": "chat", "text": "Ahlan, 10 qs?"}]
     await lina.close()

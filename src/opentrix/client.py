@@ -86,9 +86,9 @@ def _base(server: str) -> str:
     if "://" not in server:
         server = "http://" + server
     parts = urlsplit(server)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise ClientError(f"{server!r} is not a server address (http://host:port)")
-    return server
+    return f"{parts.scheme.lower()}://{parts.netloc}{parts.path}"
 
 
 def _request(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10) -> dict[str, Any]:
@@ -236,8 +236,7 @@ class TableLink:
                     hello = {"type": "hello", "token": self.token, "last": self.state.n, "epoch": self.state.epoch}
                     await ws.send(json.dumps(hello))
                     async for text in ws:
-                        message = json.loads(text)
-                        kind = self.state.apply(message)
+                        message, kind = self._read(text)
                         if kind == "welcome":
                             self.connected.set()
                             waits, wait = iter(RETRY), RETRY[0]
@@ -254,10 +253,25 @@ class TableLink:
                 self.connected.clear()
             if close_code == 4404:  # no such table here
                 raise ClientError(self.state.errors[-1] if self.state.errors else f"no table {self.where.code}")
+            if close_code == 4403:
+                raise ClientError("the server refused this connection (it takes a table's socket from its own pages)")
             if self._closed:
                 break
             wait = next(waits, wait)
             await asyncio.sleep(wait)
+
+    def _read(self, text: str | bytes) -> tuple[dict[str, Any], str]:
+        """One message taken in; one this client cannot read (a newer server's) becomes an error
+        message saying so, rather than the end of the connection."""
+        try:
+            message = json.loads(text)
+            if not isinstance(message, dict):
+                raise ValueError("not a JSON object")
+            return message, self.state.apply(message)
+        except (ValueError, KeyError, TypeError, IndexError) as e:
+            said = f"a message from the server could not be read ({e}); is the server newer than this client?"
+            error = {"type": "error", "message": said}
+            return error, self.state.apply(error)
 
     async def send(self, message: dict[str, Any]) -> bool:
         """Send one message; False when the connection is down (the caller says so; nothing is queued,

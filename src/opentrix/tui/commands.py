@@ -105,6 +105,8 @@ def join(
     if app.failed:
         typer.echo(f"opentrix join: {app.failed}", err=True)
         raise typer.Exit(1)
-    if taken is not None and session.token and session.state.seat is None and session.state.epoch is not None:
+    session = app.remote  # after a rematch, the table left is the rematch's
+    where = session.where
+    if session.token and session.state.seat is None and session.state.epoch is not None:
         forget_seat(where)  # the table no longer knows the token: the next join takes a new seat
     typer.echo(f"left table {where.code}; back with: opentrix join {where.page}")

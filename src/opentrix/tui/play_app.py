@@ -291,7 +291,7 @@ class PlayApp(TrixApp):
                 for holder, card in v.doubled:
                     taker = next((s for s in range(4) if int(v.taken[s]) >> card & 1), None)
                     if taker is not None:
-                        who = "its holder" if taker == holder else seats[taker].replace("You", "you")
+                        who = "its holder" if taker == holder else "you" if seats[taker] == "You" else seats[taker]
                         went.append(f"{g.card(card)} to {who}")
                 if went and not compact:  # a short screen keeps the scores and the Enter line
                     head += " Doubled: " + ", ".join(went) + "."

@@ -9,6 +9,7 @@ A friend in a terminal sits at the same table as friends in browsers.
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +32,9 @@ from .session import SEAT_NAMES, SHORT_NAMES, describe_action, in_your_words, ph
 
 NAME_WIDTH = 12  # a player's name in the header and the seats; longer ones are cut
 CHAT_LENGTH = 200  # characters in one chat message, as the server takes them (server.hub.CHAT_LENGTH)
+# A hand with nothing to claim or double answers after a pause like a short thought, as in the browser:
+# an instant answer would tell the table what the hand lacks (web/static/js/table.js, CLAIM_PAUSE_MS).
+ANSWER_PAUSE = (1.2, 3.5)
 
 
 class RemoteSession:
@@ -75,6 +79,12 @@ class RemoteSession:
             return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
         return None
 
+    def _where(self, seat: int, short: bool = False) -> str:
+        """A bot's seat by where it sits from you (``Right``); a spectator, who sits nowhere, by number."""
+        if self.watching:
+            return f"S{seat}" if short else f"Seat {seat}"
+        return (SHORT_NAMES if short else SEAT_NAMES)[(seat - self.seat) % 4]
+
     def name(self, seat: int) -> str:
         """You, a friend by his name, a bot by where it sits and its level (``Right (hard)``)."""
         if seat == self.state.seat:
@@ -84,18 +94,14 @@ class RemoteSession:
             return human
         seats = self.state.info.get("seats") or []
         level = seats[seat].get("level") if seat < len(seats) else None
-        where = SEAT_NAMES[(seat - self.seat) % 4]
-        return f"{where} ({level})" if level else where
+        return f"{self._where(seat)} ({level})" if level else self._where(seat)
 
     def header_names(self) -> Sequence[str]:
         """Bots by where they sit, without their level (as against bots)."""
-        return [self._human(s) or SEAT_NAMES[(s - self.seat) % 4] if s != self.state.seat else "You" for s in range(4)]
+        return ["You" if s == self.state.seat else self._human(s) or self._where(s) for s in range(4)]
 
     def short_names(self) -> Sequence[str]:
-        return [
-            "You" if s == self.state.seat else (self._human(s) or SHORT_NAMES[(s - self.seat) % 4])[:4]
-            for s in range(4)
-        ]
+        return ["You" if s == self.state.seat else (self._human(s) or self._where(s, short=True))[:4] for s in range(4)]
 
     def progress(self) -> tuple[int, ...]:
         v = self.state.view
@@ -136,6 +142,8 @@ class RemoteApp(PlayApp):
         self.answered: tuple[int, ...] | None = None  # the decision a forced answer was sent for
         self.timer_read = 0.0  # time.monotonic() when the table's move timer was last told
         self.chat_text: str | None = None  # what you are writing to the table, after "/"; None: not writing
+        self.sending: set[asyncio.Task[None]] = set()
+        self.send_lock = asyncio.Lock()
 
     # -- the connection --------------------------------------------------------------------------------
 
@@ -147,9 +155,8 @@ class RemoteApp(PlayApp):
         self.set_interval(1.0, self.tick)
 
     def tick(self) -> None:
-        """The move timer counts down on the status line between the server's updates."""
-        if self.remote.state.view is not None and self.timer_left() is not None:
-            self.put("#status", self.status_line())
+        """The status line follows the connection and the move timer between the server's updates."""
+        self.put("#status", self.status_line())
 
     def timer_left(self) -> tuple[int, float] | None:
         """Whose move the table's timer is running on, and the seconds left."""
@@ -182,6 +189,7 @@ class RemoteApp(PlayApp):
         self.names = [self.remote.name(seat) for seat in range(4)]  # friends sit down, bots stand in
         if kind == "welcome":
             self.say("")
+            self.answered = None  # a forced answer lost with the old connection is sent again
             if self.remote.token and s.seat is None:
                 self.say("That seat's token is not valid at this table any more: you are watching.", "bold")
         elif kind == "update":
@@ -255,6 +263,9 @@ class RemoteApp(PlayApp):
                 else:
                     self.chat_text = ""
                 self.refresh_table()
+            elif self.remote.state.view is None and event.is_printable:  # the lobby: nothing to type but the chat
+                event.stop()
+                event.prevent_default()  # (keys like Enter go on to their bindings)
             return
         event.stop()
         event.prevent_default()  # not PlayApp's: every key is the chat's
@@ -303,8 +314,18 @@ class RemoteApp(PlayApp):
             self.say("Not connected: the move was not sent. Trying to reconnect…", "bold")
             self.refresh_table()
             return
-        for message in out:
-            asyncio.get_running_loop().create_task(link.send(message))
+        task = asyncio.get_running_loop().create_task(self.send_in_order(link, out))
+        self.sending.add(task)  # kept until done: a task nobody holds may be collected mid-send
+        task.add_done_callback(self.sending.discard)
+
+    async def send_in_order(self, link: TableLink, out: list[dict[str, Any]]) -> None:
+        async with self.send_lock:
+            for message in out:
+                if not await link.send(message):
+                    self.answered = None
+                    self.say("The line dropped: that was not sent. Trying to reconnect…", "bold")
+                    self.refresh_table()
+                    return
 
     # -- flow ------------------------------------------------------------------------------------------
 
@@ -317,24 +338,31 @@ class RemoteApp(PlayApp):
         """Answered for you once per question, as at a table against bots: no redeal to claim, nothing
         to double, the kingdom's last contract."""
         v = self.remote.state.view
-        if v is None or not v.to_act or len(v.legal_actions) != 1 or A.is_card(v.legal_actions[0]):
-            return
+        if v is None or not v.to_act or self.away or len(v.legal_actions) != 1 or A.is_card(v.legal_actions[0]):
+            return  # (away, the bot standing in answers: a move of yours would take the seat back)
         only = v.legal_actions[0]
         if not (A.is_contract(only) or only in (A.NO_CLAIM, A.NO_DOUBLE)):
             return
-        if self.answered == self.remote.progress():
+        asked = self.remote.progress()
+        if self.answered == asked:
             return
-        self.answered = self.remote.progress()
-        if A.is_contract(only) and v.tiebreak_deal:
-            self.say(f"The tiebreak deal is {A.contract_of(only).title}: it is named for you.")
-        elif A.is_contract(only):
-            self.say(f"Only {A.contract_of(only).title} is left in your kingdom: it is named for you.")
-        self.remote.play(only)
-        self.flush()
+        self.answered = asked
+        if A.is_contract(only):  # the contracts left are public: no secret in naming the last one at once
+            if v.tiebreak_deal:
+                self.say(f"The tiebreak deal is {A.contract_of(only).title}: it is named for you.")
+            else:
+                self.say(f"Only {A.contract_of(only).title} is left in your kingdom: it is named for you.")
+            self.remote.play(only)
+            self.flush()
+            return
+        self.set_timer(random.uniform(*ANSWER_PAUSE), lambda: self.answer_later(asked, only))
+
+    def answer_later(self, asked: tuple[int, ...], only: int) -> None:
+        if self.remote.progress() == asked and self.remote.your_turn and not self.away:
+            self.remote.play(only)
+            self.flush()
 
     def submit(self, action: int) -> None:
-        if self.away:  # a move of your own is your seat taken back first
-            self.remote.outbox.append({"type": "back"})
         v = self.remote.state.view
         if v is None or action not in v.legal_actions:
             if A.is_card(action) and v is not None and action not in (v.hand or ()):
@@ -346,6 +374,8 @@ class RemoteApp(PlayApp):
             self.say(Text("Not allowed: ", style="bold") + Text(self.g.text(why)))
             self.refresh_table()
             return
+        if self.away:  # a move of your own is your seat taken back first
+            self.remote.outbox.append({"type": "back"})
         self.remote.play(action)
         self.flush()
         self.say("")
@@ -400,8 +430,22 @@ class RemoteApp(PlayApp):
             self.refresh_table()
 
     def action_move(self, delta: int) -> None:
-        if self.chat_text is None:
+        if self.chat_text is None and self.remote.state.view is not None:
             super().action_move(delta)
+
+    def action_scores(self) -> None:
+        if self.remote.state.view is None:
+            self.say("The score sheet opens once the match has begun.")
+            self.refresh_table()
+            return
+        super().action_scores()
+
+    def action_rules(self) -> None:
+        if self.remote.state.view is None:
+            self.say("The rules open once the match has begun; until then the web page shows them.")
+            self.refresh_table()
+            return
+        super().action_rules()
 
     def action_hint(self) -> None:
         if self.chat_text is not None:
@@ -498,13 +542,19 @@ class RemoteApp(PlayApp):
             return Text(f"The match is over: {result}.\nPress Enter to {again}, Ctrl+Q to leave.", style="bold")
         if v.phase == Phase.DEAL_OVER:
             said = super().prompt(v, width, compact)
+            head = said.plain.split("\n")[0]
+            if self.remote.watching:
+                return Text(head + "\nThe next deal starts when the players are ready.")
             ready = (self.remote.state.info or {}).get("ready") or []
             if self.remote.state.seat in ready:
-                return Text(said.plain.split("\n")[0] + "\nReady: the next deal starts when everyone is.")
+                return Text(head + "\nReady: the next deal starts when everyone is.")
             return said
         if self.remote.watching:
             who = self.remote.name(v.turn) if v.turn is not None else "the table"
             return Text(f"Watching: {who} to play.", style="dim")
+        if not v.to_act and not self.away:
+            who = self.remote.name(v.turn) if v.turn is not None else "the table"
+            return Text(self.g.text(f"Waiting for {who}…\n"), style="dim") + Text("/ writes in the chat", style="dim")
         if self.away:
             return Text(
                 "A bot is playing for you: your move timer ran out.\nPress Enter to take your seat back.", style="bold"

@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..client import Seat, TableAddress
@@ -33,14 +35,39 @@ def _load() -> dict[str, dict[str, object]]:
 
 
 def _save(data: dict[str, dict[str, object]]) -> None:
+    """Written whole under a name of its own (mode 0600) and moved into place: a reader never sees
+    half a file, and two joins writing at once cannot mix theirs."""
     path = seats_file()
     with contextlib.suppress(OSError):  # not remembered is not a reason to stop a player from playing
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-        os.replace(tmp, path)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".seats-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=1)
+            os.replace(tmp, path)
+        except OSError:
+            os.unlink(tmp)
+            raise
+
+
+@contextlib.contextmanager
+def _locked() -> Iterator[None]:
+    """One join at a time reads, changes and writes the file (POSIX; elsewhere the last write wins)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    path = seats_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path.with_name(path.name + ".lock"), "a")  # noqa: SIM115 (held across the yield)
+    except OSError:
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def kept_seat(where: TableAddress) -> Seat | None:
@@ -57,12 +84,14 @@ def kept_seat(where: TableAddress) -> Seat | None:
 
 
 def keep_seat(seat: Seat) -> None:
-    data = _load()
-    data[seat.where.page] = {"seat": seat.seat, "token": seat.token, "name": seat.name}
-    _save(data)
+    with _locked():
+        data = _load()
+        data[seat.where.page] = {"seat": seat.seat, "token": seat.token, "name": seat.name}
+        _save(data)
 
 
 def forget_seat(where: TableAddress) -> None:
-    data = _load()
-    if data.pop(where.page, None) is not None:
-        _save(data)
+    with _locked():
+        data = _load()
+        if data.pop(where.page, None) is not None:
+            _save(data)
