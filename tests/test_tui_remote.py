@@ -302,3 +302,40 @@ async def test_slash_writes_to_the_table_and_friends_read_it(server: LiveServer)
         assert [m["text"] for m in chat_log] == ["Ahlan, 10 qs?", "Marhaba Omar"]  # nothing sent on Escape
         assert sent == [{"type": "chat", "text": "Ahlan, 10 qs?"}]
     await lina.close()
+
+
+async def test_a_hand_with_nothing_to_claim_answers_after_a_pause(server: LiveServer) -> None:
+    """King of Hearts under Wikipedia rules asks every hand about a redeal; one that cannot claim is
+    answered for you, but not at once (that would tell the table the hand has nothing to claim with)."""
+    from opentrix.deal import can_claim_redeal
+
+    def fits(seed: int) -> bool:
+        m = Match(Rules.preset("wikipedia"), seed=seed)
+        return m.king == 1 and not can_claim_redeal(m.pending_hands[1], Contract.KING_OF_HEARTS)
+
+    t = server.create(name="Lina", rules="wikipedia", bots="random", kingdoms=1, seed=next(filter(fits, range(1000))))
+    where = find_table(f"{server.base}/t/{t['id']}")
+    omar = take_seat(where, "Omar")
+    lina = TableLink(where, t["token"], lambda m: None)
+    helpers = [asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(1)))]
+    await asyncio.wait_for(lina.connected.wait(), 10)
+    app = RemoteApp(RemoteSession(where, omar), Glyphs(ascii=False))
+    async with app.run_test(size=SIZE) as pilot:
+        sent = await spy(app, pilot)
+        times: list[float] = []
+        real = app.remote.link.send  # type: ignore[union-attr]
+
+        async def timed(message: dict[str, Any]) -> bool:
+            times.append(asyncio.get_running_loop().time())
+            return await real(message)
+
+        app.remote.link.send = timed  # type: ignore[union-attr,method-assign]
+        await asyncio.to_thread(start_match, Seat(where, 0, t["token"], "Lina"))
+        await until(app, pilot, lambda: "You are king" in screen_text(app))
+        await pilot.press("1")  # King of Hearts
+        await until(app, pilot, lambda: {"type": "act", "action": "no claim"} in sent, timeout=10)
+        assert sent[:2] == [{"type": "act", "action": "contract king_of_hearts"}, {"type": "act", "action": "no claim"}]
+        assert times[1] - times[0] >= 1.2
+    await lina.close()
+    helpers[1].cancel()
+    await asyncio.gather(*helpers, return_exceptions=True)
