@@ -22,7 +22,7 @@ from opentrix.match import Match
 from opentrix.rules import Rules
 from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.remote import RemoteApp, RemoteSession
-from opentrix.tui.seats import keep_seat, kept_seat
+from opentrix.tui.seats import kept_seat
 from opentrix.tui.snapshot import screen_text
 from test_client import autoplay
 from test_server_kit import LiveServer, Player, live_server
@@ -156,19 +156,28 @@ def test_join_says_what_is_wrong(server: LiveServer, seats_file: Path) -> None:
     assert out.exit_code == 1 and "give your name for a new seat: --name NAME" in out.output
     started = server.create(name="Lina", bots="random", start=True)
     out = runner.invoke(cli_app, ["join", f"{server.base}/t/{started['id']}", "--name", "Omar"])
-    assert out.exit_code == 1 and "the match has already started; you can watch it (add --watch" in out.output
+    assert out.exit_code == 1
+    assert f"opentrix join: the match at table {started['id']} has already started: --watch to watch it\n" == out.output
     out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--seat", "7", "--name", "O"])
     assert out.exit_code == 2 and "--seat" in out.output
-    # a seat taken is kept for the next join, which then needs no name; the screen needs a terminal
+    out = runner.invoke(cli_app, ["join", "http://127.0.0.1:9/t/ABCD", "--name", "O"])
+    assert out.output == "opentrix join: cannot reach 127.0.0.1:9: Connection refused\n"
+    # Without a terminal the screen cannot open: said, and no seat is taken on the way
     out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--name", "Omar"])
     assert "reads keys from a terminal" in out.output and out.exit_code == 2
-    kept = kept_seat(find_table(f"{server.base}/t/{t['id']}"))
-    assert kept is not None and kept.seat == 1 and kept.name == "Omar"
-    assert seats_file.stat().st_mode & 0o077 == 0  # the token is for this user only
-    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}"])
-    assert "give your name" not in out.output  # taken back, not a new seat
-    assert len([s for s in server.info(t["id"])["seats"] if s["kind"] == "human"]) == 2
-    keep_seat(kept)
+    assert [s["kind"] for s in server.info(t["id"])["seats"]] == ["human", "open", "open", "open"]
+    assert not seats_file.exists()
+
+
+def test_the_hosts_own_link_is_kept_so_the_line_printed_at_the_end_works(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", start=True, kingdoms=1)
+    host_link = f"{server.base}/t/{t['id']}#seat=0&token={t['token']}"
+    runner = CliRunner()
+    _register_commands()
+    out = runner.invoke(cli_app, ["join", host_link])  # stops at the terminal check, the seat kept first
+    assert out.exit_code == 2
+    kept = kept_seat(find_table(f"{server.base}/t/{t['id']}"))  # the plain link now finds the host's seat
+    assert kept is not None and (kept.seat, kept.token) == (0, t["token"])
 
 
 def _register_commands() -> None:
@@ -233,11 +242,14 @@ async def test_enter_at_the_end_of_a_match_sits_you_at_the_rematch(server: LiveS
     assert kept is not None and kept.seat == 0 and kept.token == app.remote.token
 
 
-def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path) -> None:
-    """The command itself in a pseudo-terminal: the lobby drawn, Ctrl+Q leaves, the way back printed."""
+@pytest.mark.parametrize("leave", ["ctrl+q", "sigterm"])
+def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path, leave: str) -> None:
+    """The command itself in a pseudo-terminal: the lobby drawn; Ctrl+Q, or a SIGTERM (``timeout``, a
+    closing session), leaves with the terminal put back (out of the app's screen) and the way back printed."""
     pty = pytest.importorskip("pty")
     import os
     import select
+    import signal
     import sys
     import time
 
@@ -264,10 +276,14 @@ def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path) 
 
     read_until(b"Waiting for the host", 30)
     assert b"Waiting for the host" in seen
-    os.write(fd, b"\x11")  # Ctrl+Q
+    if leave == "ctrl+q":
+        os.write(fd, b"\x11")
+    else:
+        os.kill(pid, signal.SIGTERM)
     read_until(b"back with:", 15)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+    assert b"\x1b[?1049l" in seen  # the terminal's own screen back
     assert f"left table {t['id']}; back with: opentrix join {server.base}/t/{t['id']}".encode() in seen
     assert json.loads(seats_file.read_text())[f"{server.base}/t/{t['id']}"]["name"] == "Omar"
 

@@ -105,6 +105,8 @@ def _request(method: str, url: str, body: dict[str, Any] | None = None, timeout:
         raise ClientError(str(said) if said else f"the server answered {e.code} {e.reason}") from None
     except (urllib.error.URLError, OSError) as e:
         reason = getattr(e, "reason", e)
+        if isinstance(reason, OSError) and reason.strerror:
+            reason = reason.strerror  # "Connection refused", not "[Errno 111] Connection refused"
         raise ClientError(f"cannot reach {urlsplit(url).netloc}: {reason}") from None
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from dataclasses import replace
 
 from textual.app import App
@@ -19,6 +22,16 @@ class TrixApp(App[None]):
         self.g = glyphs or Glyphs()
         if self.no_color:
             self.g = replace(self.g, color=False)
+
+    def on_mount(self) -> None:
+        """Killed with SIGTERM (``timeout``, a closing session), leave as after Ctrl+Q: the terminal put
+        back as it was, not left in the app's screen with the cursor hidden."""
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not POSIX, not the main thread
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.exit)
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -83,30 +83,41 @@ def join(
     from .remote import RemoteApp, RemoteSession
     from .seats import forget_seat, keep_seat, kept_seat
 
-    try:
+    def fail(why: object) -> NoReturn:
+        typer.echo(f"opentrix join: {why}", err=True)
+        raise typer.Exit(1)
+
+    try:  # all that can be checked without touching the table, before the screen opens
         where = find_table(link, server)
-        table_facts(where)  # a table that is not there is said now, before the screen opens
-        taken = None
-        if not watch:
-            taken = kept_seat(where)
-            if taken is None:
-                if name is None:
-                    raise ClientError("give your name for a new seat: --name NAME (or --watch to watch)")
-                taken = take_seat(where, name, seat)
-                keep_seat(taken)
+        facts = table_facts(where)
+        taken = None if watch else kept_seat(where)
     except ClientError as e:
-        more = " (add --watch to watch it)" if "watch" in str(e) or "every seat" in str(e) else ""
-        typer.echo(f"opentrix join: {e}{more}", err=True)
-        raise typer.Exit(1) from None
-    require_terminal("join")
+        fail(e)
+    if not watch and taken is None:
+        if name is None:
+            fail("give your name for a new seat: --name NAME (or --watch to watch)")
+        if facts.get("status") != "lobby":
+            fail(f"the match at table {where.code} has already started: --watch to watch it")
+    if taken is not None:
+        keep_seat(taken)  # the host's link too: the plain link printed at the end takes the seat back
+    require_terminal("join")  # and only then a seat taken: a command that cannot run leaves none behind
+    if not watch and taken is None:
+        assert name is not None
+        try:
+            taken = take_seat(where, name, seat)
+        except ClientError as e:
+            fail(e)
+        keep_seat(taken)
     session = RemoteSession(where, taken)
     app = RemoteApp(session, Glyphs(ascii=ascii or ascii_wanted()))
     app.run()
     if app.failed:
-        typer.echo(f"opentrix join: {app.failed}", err=True)
-        raise typer.Exit(1)
+        fail(app.failed)
     session = app.remote  # after a rematch, the table left is the rematch's
     where = session.where
     if session.token and session.state.seat is None and session.state.epoch is not None:
         forget_seat(where)  # the table no longer knows the token: the next join takes a new seat
+    if session.watching and not session.token:
+        typer.echo(f"left table {where.code}; watch again with: opentrix join {where.page} --watch")
+        return
     typer.echo(f"left table {where.code}; back with: opentrix join {where.page}")

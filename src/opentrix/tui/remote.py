@@ -154,6 +154,11 @@ class RemoteApp(PlayApp):
         self.keep_link()
         self.set_interval(1.0, self.tick)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No hint for a spectator (the footer leaves it out)."""
+        remote = getattr(self, "remote", None)  # (asked before __init__ is done, too)
+        return not (action == "hint" and remote is not None and remote.watching)
+
     def tick(self) -> None:
         """The status line follows the connection and the move timer between the server's updates."""
         self.put("#status", self.status_line())
@@ -190,6 +195,7 @@ class RemoteApp(PlayApp):
         if kind == "welcome":
             self.say("")
             self.answered = None  # a forced answer lost with the old connection is sent again
+            self.refresh_bindings()  # seated or watching is known now
             if self.remote.token and s.seat is None:
                 self.say("That seat's token is not valid at this table any more: you are watching.", "bold")
         elif kind == "update":
