@@ -25,7 +25,7 @@ from opentrix.tui.remote import RemoteApp, RemoteSession
 from opentrix.tui.seats import kept_seat
 from opentrix.tui.snapshot import screen_text
 from test_client import autoplay
-from test_server_kit import LiveServer, Player, live_server
+from test_server_kit import LiveServer, Player, live_server, record_of
 
 SIZE = (80, 24)
 
@@ -355,3 +355,44 @@ async def test_a_hand_with_nothing_to_claim_answers_after_a_pause(server: LiveSe
     await lina.close()
     helpers[1].cancel()
     await asyncio.gather(*helpers, return_exceptions=True)
+
+
+async def test_a_bot_of_yours_plays_a_seat_to_the_end_of_the_match(server: LiveServer) -> None:
+    """``opentrix join LINK --bot NAME``: no screen; the bot takes a seat under a name that says it is
+    a bot, plays every decision of that seat from its view, is ready for each deal, and stops at the end."""
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    lina = TableLink(where, t["token"], lambda m: None)
+    helpers = [asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(4)))]
+    await asyncio.wait_for(lina.connected.wait(), 10)
+    _register_commands()
+    args = ["join", where.page, "--bot", "basic", "--name", "Deep", "--seat", "2"]
+    joined = asyncio.create_task(asyncio.to_thread(CliRunner().invoke, cli_app, args))
+    for _ in range(200):
+        if server.info(t["id"])["seats"][2]["kind"] == "human":
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.to_thread(start_match, Seat(where, 0, t["token"], "Lina"))
+    out = await asyncio.wait_for(joined, 120)
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0] == f"table {t['id']}: basic plays seat 2 as Deep (bot) until the match is over (Ctrl+C stops it)"
+    assert lines[1].startswith("deal 1 over: Lina ") and lines[-1].startswith("match over: Lina ")
+    record = await asyncio.to_thread(record_of, server.base, t["id"])
+    assert record.players[2] == "Deep (bot)" and record.replay().is_over
+    await lina.close()
+    helpers[1].cancel()
+    await asyncio.gather(*helpers, return_exceptions=True)
+
+
+def test_a_bot_that_sees_every_hand_is_never_seated(server: LiveServer) -> None:
+    _register_commands()
+    runner = CliRunner()
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--bot", "cheat"])
+    assert out.exit_code == 2 and "cheat sees every hand: it plays in the arena only" in out.output
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--bot", "genius"])
+    assert out.exit_code == 2 and "unknown bot 'genius'" in out.output
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--bot", "basic", "--watch"])
+    assert out.exit_code == 2 and "--bot and --watch do not go together" in out.output
+    assert [s["kind"] for s in server.info(t["id"])["seats"]] == ["human", "open", "open", "open"]

@@ -4,7 +4,9 @@
 a bare code and ``--server``); ``take_seat`` asks the server for a seat, ``TableLink`` holds the
 WebSocket (saying hello with the seat token, catching up after a dropped connection from the last
 numbered event, and trying again until closed), and ``TableState`` keeps what the messages said: the
-seat's view as the engine's own ``View``, the table's public facts, the chat.
+seat's view as the engine's own ``View``, the table's public facts, the chat. ``play_with_bot`` seats
+a bot of your own (``opentrix join LINK --bot strong``): it decides from that seat's view alone, as at
+any table.
 
 It speaks the protocol of ``opentrix.server.protocol`` and needs the ``websockets`` package (the
 ``server`` extra); the HTTP calls use the standard library.
@@ -19,11 +21,16 @@ import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
+from . import actions as A
+from .deal import Phase
 from .server.shards import CODE_ALPHABET
 from .view import View
+
+if TYPE_CHECKING:
+    from .bots import Bot
 
 RETRY = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts to reconnect, the last repeated
 
@@ -236,7 +243,8 @@ class TableLink:
                     self._ws = ws
                     self.attempts += 1
                     hello = {"type": "hello", "token": self.token, "last": self.state.n, "epoch": self.state.epoch}
-                    await ws.send(json.dumps(hello))
+                    with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+                        await ws.send(json.dumps(hello))  # (refused at once: the reason is read below)
                     async for text in ws:
                         message, kind = self._read(text)
                         if kind == "welcome":
@@ -254,7 +262,7 @@ class TableLink:
                 self._ws = None
                 self.connected.clear()
             if close_code == 4404:  # no such table here
-                raise ClientError(self.state.errors[-1] if self.state.errors else f"no table {self.where.code}")
+                raise ClientError(self.state.errors[-1] if self.state.errors else f"no table {self.where.code!r}")
             if close_code == 4403:
                 raise ClientError("the server refused this connection (it takes a table's socket from its own pages)")
             if self._closed:
@@ -293,3 +301,54 @@ class TableLink:
         if ws is not None:
             with contextlib.suppress(Exception):
                 await ws.close()
+
+
+async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable[[str], None] = print) -> TableState:
+    """Play the seat ``token`` holds with ``bot`` until the match is over: its move whenever the seat
+    is to act, ready for each next deal; ``say`` gets one line per deal and one at the end. Raises
+    ``ClientError`` if the table is gone or no longer knows the token."""
+    done = asyncio.Event()
+    acted: tuple[int, ...] | None = None
+    ready_for: tuple[int, int] | None = None
+    failure: list[str] = []
+    state = TableState()
+
+    async def on_message(message: dict[str, Any]) -> None:
+        nonlocal acted, ready_for
+        kind = message.get("type")
+        if kind == "welcome" and state.seat is None:
+            failure.append("the table no longer knows this seat's token (the host freed it?)")
+            done.set()
+        v = state.view
+        if kind != "update" or v is None or done.is_set():
+            return
+        if v.match_over:
+            result = ", ".join(f"{state.name(s)} {v.totals[s]:+d}" for s in range(4))
+            say(f"match over: {result}")
+            done.set()
+            return
+        if v.phase == Phase.DEAL_OVER:
+            if ready_for != (v.kingdom, v.deal_number):
+                ready_for = (v.kingdom, v.deal_number)
+                scores = v.deal_scores or (0, 0, 0, 0)
+                say(f"deal {len(v.history)} over: " + ", ".join(f"{state.name(s)} {scores[s]:+d}" for s in range(4)))
+                await link.send({"type": "next"})
+            return
+        key = (v.kingdom, v.deal_number, int(v.phase), len(v.plays), len(v.doubling_answers))
+        if v.to_act and v.legal_actions and key != acted:
+            acted = key
+            action = await asyncio.to_thread(bot.act, v, list(v.legal_actions))
+            await link.send({"type": "act", "action": A.to_str(action)})
+
+    link = TableLink(where, token, on_message, state)
+    runner = asyncio.create_task(link.run())
+    finished = asyncio.create_task(done.wait())
+    await asyncio.wait({runner, finished}, return_when=asyncio.FIRST_COMPLETED)
+    await link.close()
+    finished.cancel()
+    if runner.done() and runner.exception() is not None:
+        raise runner.exception()  # type: ignore[misc]
+    await asyncio.wait_for(runner, 5)
+    if failure:
+        raise ClientError(failure[0])
+    return state

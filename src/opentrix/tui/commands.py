@@ -62,6 +62,13 @@ def join(
     ] = None,
     server: Annotated[str | None, typer.Option(help="the server, when LINK is a bare code (http://host:port)")] = None,
     watch: Annotated[bool, typer.Option("--watch", help="watch without taking a seat")] = False,
+    bot: Annotated[
+        str | None,
+        typer.Option(
+            help="play the seat with a bot of yours, no screen (strong, hard, basic:mistakes=0.1, ...)",
+            show_default=False,
+        ),
+    ] = None,
     ascii: Annotated[bool, typer.Option("--ascii", help="suit letters S H D C instead of symbols")] = False,
 ) -> None:
     """Sit at a table on an opentrix server, in this terminal, beside friends in their browsers.
@@ -72,6 +79,12 @@ def join(
     """
     from . import require_terminal, require_textual
 
+    if bot is not None:
+        if watch:
+            typer.echo("opentrix join: a bot plays a seat; --bot and --watch do not go together", err=True)
+            raise typer.Exit(2)
+        join_with_bot(link, server, bot, name, seat)
+        return
     require_textual()
     try:
         import websockets  # noqa: F401
@@ -121,3 +134,47 @@ def join(
         typer.echo(f"left table {where.code}; watch again with: opentrix join {where.page} --watch")
         return
     typer.echo(f"left table {where.code}; back with: opentrix join {where.page}")
+
+
+def join_with_bot(link: str, server: str | None, bot: str, name: str | None, seat: int | None) -> None:
+    """``opentrix join LINK --bot NAME``: a bot of yours in a seat, deciding from that seat's view only,
+    played here until the match is over; its name says it is a bot."""
+    import asyncio
+
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        typer.echo("opentrix join: needs the websockets package: pip install 'opentrix[server]'", err=True)
+        raise typer.Exit(1) from None
+    from ..arena.spec import SpecError, parse_spec
+    from ..bots import ARENA_ONLY
+    from ..client import ClientError, find_table, play_with_bot, table_facts, take_seat
+
+    def fail(why: object, code: int = 1) -> NoReturn:
+        typer.echo(f"opentrix join: {why}", err=True)
+        raise typer.Exit(code)
+
+    try:
+        spec = parse_spec(bot)
+    except SpecError as e:
+        fail(e, 2)
+    if spec.name in ARENA_ONLY:
+        fail(f"{spec.name} sees every hand: it plays in the arena only, never at a table", 2)
+    try:
+        where = find_table(link, server)
+        facts = table_facts(where)
+        if where.token is not None:
+            token = where.token
+            shown = "the seat of the link"
+        else:
+            if facts.get("status") != "lobby":
+                fail(f"the match at table {where.code} has already started")
+            seated = take_seat(where, f"{name} (bot)" if name else f"{spec.name} bot", seat)
+            token, shown = seated.token, f"seat {seated.seat} as {seated.name}"
+        typer.echo(f"table {where.code}: {spec.label} plays {shown} until the match is over (Ctrl+C stops it)")
+        asyncio.run(play_with_bot(where, token, spec.build(f"{where.code}:{token[:8]}"), say=typer.echo))
+    except ClientError as e:
+        fail(e)
+    except KeyboardInterrupt:
+        typer.echo("stopped: the table's own bot takes the seat over after its grace period")
+        raise typer.Exit(130) from None

@@ -9,6 +9,7 @@ A friend in a terminal sits at the same table as friends in browsers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 
 from .. import actions as A
 from ..bots import Bot
@@ -158,6 +160,17 @@ class RemoteApp(PlayApp):
         """No hint for a spectator (the footer leaves it out)."""
         remote = getattr(self, "remote", None)  # (asked before __init__ is done, too)
         return not (action == "hint" and remote is not None and remote.watching)
+
+    def on_unmount(self) -> None:
+        """Closing: let the table go, so no message arrives to a screen that is no longer there."""
+        if self.remote.link is not None:
+            task = asyncio.get_running_loop().create_task(self.remote.link.close())
+            self.sending.add(task)
+            task.add_done_callback(self.sending.discard)
+
+    def put(self, widget: str, text: Text) -> None:
+        with contextlib.suppress(NoMatches):  # a message that came as the screen closed: nothing to draw on
+            super().put(widget, text)
 
     def tick(self) -> None:
         """The status line follows the connection and the move timer between the server's updates."""
