@@ -5,14 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from opentrix import actions as A
-from opentrix.client import ClientError, Seat, TableAddress, TableLink, TableState, find_table, start_match, take_seat
+from opentrix.bots import Bot, RandomBot
+from opentrix.client import (
+    ClientError,
+    Seat,
+    TableAddress,
+    TableLink,
+    TableState,
+    find_table,
+    play_with_bot,
+    start_match,
+    take_seat,
+)
 from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.rules import Rules
@@ -152,3 +164,65 @@ async def until(condition: Any, timeout: float = 10) -> None:
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError("the condition was not met in time")
         await asyncio.sleep(0.01)
+
+
+class Wayward(Bot):
+    """A bot being worked on: it fails once, then chooses a card it does not hold, then plays properly."""
+
+    name = "wayward"
+
+    def __init__(self) -> None:
+        super().__init__(seed=1)
+        self.calls = 0
+
+    def act(self, view: View, legal: Sequence[int]) -> int:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("not finished yet")
+        if self.calls == 2:
+            return next(c for c in range(52) if c not in legal)
+        return legal[self.rng.randrange(len(legal))]
+
+
+def test_a_bot_of_yours_that_slips_still_plays_the_match_out(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", kingdoms=1, seed=KING_AT_0 + 1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    seat = take_seat(where, "Wayward (bot)")
+    said: list[str] = []
+
+    async def run() -> TableState:
+        lina = TableLink(where, t["token"], lambda m: None)
+        helpers = [asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(6)))]
+        await asyncio.wait_for(lina.connected.wait(), 10)
+        playing = asyncio.create_task(play_with_bot(where, seat.token, Wayward(), say=said.append))
+        await asyncio.to_thread(start_match, take_host(t, where))
+        state = await asyncio.wait_for(playing, 120)
+        await lina.close()
+        helpers[1].cancel()
+        await asyncio.gather(*helpers, return_exceptions=True)
+        return state
+
+    state = asyncio.run(run())
+    assert state.view is not None and state.view.match_over
+    assert said[0] == "the bot failed (RuntimeError: not finished yet); it plays its first legal move"
+    assert said[1].startswith("the bot chose ") and said[1].endswith(
+        "which is not allowed here; it plays its first legal move"
+    )
+    assert said[-1].startswith("match over: Lina ")
+
+
+def test_a_bot_whose_seat_the_host_frees_stops_and_says_why(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    seat = take_seat(where, "Deep (bot)")
+
+    async def run() -> None:
+        playing = asyncio.create_task(play_with_bot(where, seat.token, RandomBot(), say=lambda s: None))
+        await asyncio.sleep(0.5)
+        free = {"token": t["token"], "seat": seat.seat, "name": "Deep (bot)"}
+        r = await asyncio.to_thread(httpx.post, f"{server.base}/api/tables/{t['id']}/free", json=free)
+        assert r.status_code == 200, r.text
+        with pytest.raises(ClientError, match="the host freed this seat"):
+            await asyncio.wait_for(playing, 10)
+
+    asyncio.run(run())

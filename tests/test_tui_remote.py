@@ -244,8 +244,8 @@ async def test_enter_at_the_end_of_a_match_sits_you_at_the_rematch(server: LiveS
 
 @pytest.mark.parametrize("leave", ["ctrl+q", "sigterm"])
 def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path, leave: str) -> None:
-    """The command itself in a pseudo-terminal: the lobby drawn; Ctrl+Q, or a SIGTERM (``timeout``, a
-    closing session), leaves with the terminal put back (out of the app's screen) and the way back printed."""
+    """The command itself in a pseudo-terminal: the lobby drawn; Ctrl+Q, or a SIGTERM (``timeout``,
+    ``kill``), leaves with the terminal put back (out of the app's screen) and the way back printed."""
     pty = pytest.importorskip("pty")
     import os
     import select
@@ -395,4 +395,9 @@ def test_a_bot_that_sees_every_hand_is_never_seated(server: LiveServer) -> None:
     assert out.exit_code == 2 and "unknown bot 'genius'" in out.output
     out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--bot", "basic", "--watch"])
     assert out.exit_code == 2 and "--bot and --watch do not go together" in out.output
+    host_link = f"{server.base}/t/{t['id']}#seat=0&token={t['token']}"
+    out = runner.invoke(cli_app, ["join", host_link, "--bot", "basic"])  # Lina's seat, under her name
+    assert out.exit_code == 1 and "a bot takes an open seat: give the table's invite link" in out.output
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--bot", "basic", "--name", "x" * 35])
+    assert out.exit_code == 2 and "--name has at most 34 characters" in out.output
     assert [s["kind"] for s in server.info(t["id"])["seats"]] == ["human", "open", "open", "open"]

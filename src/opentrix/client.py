@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
@@ -206,6 +207,8 @@ class TableState:
             self.hint = str(message.get("action"))
         elif kind == "rematch":
             self.rematch = message
+        elif kind == "unseated" and message.get("seat") == self.seat:
+            self.seat = None  # the host gave the seat back to the table: this connection watches
         return kind
 
 
@@ -303,49 +306,98 @@ class TableLink:
                 await ws.close()
 
 
+ANSWER_PAUSE = (1.2, 3.5)  # seconds before a hand with nothing to claim or double says so, as in the browser
+REFUSALS = 3  # moves of one decision the table may refuse before the seat's first legal move is sent instead
+
+
 async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable[[str], None] = print) -> TableState:
     """Play the seat ``token`` holds with ``bot`` until the match is over: its move whenever the seat
-    is to act, ready for each next deal; ``say`` gets one line per deal and one at the end. Raises
-    ``ClientError`` if the table is gone or no longer knows the token."""
+    is to act (from the seat's view alone), ready for each next deal; ``say`` gets one line per deal,
+    one at the end, and what went wrong on the way. A move lost with the connection, or refused by the
+    table, is decided again; a bot that fails or chooses an illegal move plays the first legal one.
+    Raises ``ClientError`` if the table is gone, or no longer knows the seat (the host freed it)."""
     done = asyncio.Event()
-    acted: tuple[int, ...] | None = None
-    ready_for: tuple[int, int] | None = None
+    acted: tuple[int, ...] | None = None  # the decision whose move the table has
+    ready_for: tuple[int, int] | None = None  # the deal whose end has been answered with "next"
+    told: set[tuple[int, int]] = set()  # the deals whose scores have been said
+    refused: dict[tuple[int, ...], int] = {}
     failure: list[str] = []
     state = TableState()
+
+    async def decide(v: View) -> int:
+        legal = list(v.legal_actions)
+        if len(legal) == 1 and legal[0] in (A.NO_CLAIM, A.NO_DOUBLE):
+            await asyncio.sleep(random.uniform(*ANSWER_PAUSE))  # an instant answer would tell what the hand lacks
+            return legal[0]
+        try:
+            action = await asyncio.to_thread(bot.act, v, legal)
+        except Exception as e:  # a bot being worked on must not stop the table
+            say(f"the bot failed ({type(e).__name__}: {e}); it plays its first legal move")
+            return legal[0]
+        if action not in legal:
+            say(f"the bot chose {A.to_str(action)}, which is not allowed here; it plays its first legal move")
+            return legal[0]
+        return int(action)
+
+    async def consider() -> None:
+        nonlocal acted, ready_for
+        v = state.view
+        if v is None or done.is_set():
+            return
+        if v.match_over:
+            say("match over: " + ", ".join(f"{state.name(s)} {v.totals[s]:+d}" for s in range(4)))
+            done.set()
+            return
+        if v.phase == Phase.DEAL_OVER:
+            deal = (v.kingdom, v.deal_number)
+            if deal not in told:
+                told.add(deal)
+                scores = v.deal_scores or (0, 0, 0, 0)
+                say(f"deal {len(v.history)} over: " + ", ".join(f"{state.name(s)} {scores[s]:+d}" for s in range(4)))
+            if ready_for != deal and await link.send({"type": "next"}):
+                ready_for = deal
+            return
+        key = (v.kingdom, v.deal_number, int(v.phase), len(v.plays), len(v.doubling_answers))
+        if not v.to_act or not v.legal_actions or key == acted:
+            return
+        if refused.get(key, 0) > REFUSALS:  # the first legal move refused too: something else is wrong
+            failure.append(f"the table refuses every move of this seat ({state.errors[-1]})")
+            done.set()
+            return
+        if refused.get(key, 0) == REFUSALS:
+            action = v.legal_actions[0]
+        else:
+            action = await decide(v)
+        if await link.send({"type": "act", "action": A.to_str(action)}):
+            acted = key
 
     async def on_message(message: dict[str, Any]) -> None:
         nonlocal acted, ready_for
         kind = message.get("type")
-        if kind == "welcome" and state.seat is None:
-            failure.append("the table no longer knows this seat's token (the host freed it?)")
+        if kind == "welcome":
+            acted = ready_for = None  # what was sent on a lost connection may not have arrived
+            if state.seat is None:
+                failure.append("the table no longer knows this seat's token (the host freed it?)")
+                done.set()
+        elif kind == "unseated" and state.seat is None:
+            failure.append("the host freed this seat")
             done.set()
-        v = state.view
-        if kind != "update" or v is None or done.is_set():
-            return
-        if v.match_over:
-            result = ", ".join(f"{state.name(s)} {v.totals[s]:+d}" for s in range(4))
-            say(f"match over: {result}")
-            done.set()
-            return
-        if v.phase == Phase.DEAL_OVER:
-            if ready_for != (v.kingdom, v.deal_number):
-                ready_for = (v.kingdom, v.deal_number)
-                scores = v.deal_scores or (0, 0, 0, 0)
-                say(f"deal {len(v.history)} over: " + ", ".join(f"{state.name(s)} {scores[s]:+d}" for s in range(4)))
-                await link.send({"type": "next"})
-            return
-        key = (v.kingdom, v.deal_number, int(v.phase), len(v.plays), len(v.doubling_answers))
-        if v.to_act and v.legal_actions and key != acted:
-            acted = key
-            action = await asyncio.to_thread(bot.act, v, list(v.legal_actions))
-            await link.send({"type": "act", "action": A.to_str(action)})
+        elif kind == "error":
+            say(f"the table says: {message.get('message')}")
+            if acted is not None:  # the move was refused: decide again on the view as it is now
+                refused[acted] = refused.get(acted, 0) + 1
+                acted = None
+        if kind in ("update", "catchup", "error"):
+            await consider()
 
     link = TableLink(where, token, on_message, state)
     runner = asyncio.create_task(link.run())
     finished = asyncio.create_task(done.wait())
-    await asyncio.wait({runner, finished}, return_when=asyncio.FIRST_COMPLETED)
-    await link.close()
-    finished.cancel()
+    try:
+        await asyncio.wait({runner, finished}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        await link.close()
+        finished.cancel()
     if runner.done() and runner.exception() is not None:
         raise runner.exception()  # type: ignore[misc]
     await asyncio.wait_for(runner, 5)

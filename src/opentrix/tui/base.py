@@ -24,7 +24,7 @@ class TrixApp(App[None]):
             self.g = replace(self.g, color=False)
 
     def on_mount(self) -> None:
-        """Killed with SIGTERM (``timeout``, a closing session), leave as after Ctrl+Q: the terminal put
+        """Killed with SIGTERM (``timeout``, ``kill``), leave as after Ctrl+Q: the terminal put
         back as it was, not left in the app's screen with the cursor hidden."""
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not POSIX, not the main thread
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.exit)

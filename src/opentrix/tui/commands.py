@@ -160,21 +160,31 @@ def join_with_bot(link: str, server: str | None, bot: str, name: str | None, sea
         fail(e, 2)
     if spec.name in ARENA_ONLY:
         fail(f"{spec.name} sees every hand: it plays in the arena only, never at a table", 2)
+    seat_name = f"{name} (bot)" if name else f"{spec.name} bot"
+    if len(seat_name) > 40:
+        fail(f"--name has at most 34 characters (the seat is named '{name} (bot)', and a name has 40 at most)", 2)
+    seated = None
     try:
         where = find_table(link, server)
+        if where.token is not None:  # a person's seat, under a person's name: not for a bot to take over
+            fail("a bot takes an open seat: give the table's invite link, not a seat's own link")
         facts = table_facts(where)
-        if where.token is not None:
-            token = where.token
-            shown = "the seat of the link"
-        else:
-            if facts.get("status") != "lobby":
-                fail(f"the match at table {where.code} has already started")
-            seated = take_seat(where, f"{name} (bot)" if name else f"{spec.name} bot", seat)
-            token, shown = seated.token, f"seat {seated.seat} as {seated.name}"
-        typer.echo(f"table {where.code}: {spec.label} plays {shown} until the match is over (Ctrl+C stops it)")
-        asyncio.run(play_with_bot(where, token, spec.build(f"{where.code}:{token[:8]}"), say=typer.echo))
+        if facts.get("status") != "lobby":
+            fail(f"the match at table {where.code} has already started: a bot takes a seat in the lobby")
+        seated = take_seat(where, seat_name, seat)
+        typer.echo(
+            f"table {where.code}: {spec.label} plays seat {seated.seat} as {seated.name} until the match is over"
+            " (Ctrl+C stops it)"
+        )
+        asyncio.run(play_with_bot(where, seated.token, spec.build(f"{where.code}:{seated.seat}"), say=typer.echo))
     except ClientError as e:
         fail(e)
     except KeyboardInterrupt:
-        typer.echo("stopped: the table's own bot takes the seat over after its grace period")
+        if seated is None:
+            typer.echo("stopped before taking a seat")
+        else:  # the server's grace period and stand-in bot: docs/server.md
+            typer.echo(
+                f"stopped: seat {seated.seat} is left empty; once the match is under way the table's own bot"
+                " plays it after the grace period (in the lobby the host can free it)"
+            )
         raise typer.Exit(130) from None

@@ -233,6 +233,9 @@ class RemoteApp(PlayApp):
             self.say(Text(f"{said.get('name')}: ", style="bold") + Text(str(said.get("text"))))
         elif kind == "rematch":
             self.rematch_told(message)
+        elif kind == "unseated" and s.seat is None:
+            self.refresh_bindings()
+            self.say("The host freed your seat: you are watching. opentrix join again takes a new seat.", "bold")
         if kind in ("update", "welcome", "catchup"):
             self.step()
         else:
