@@ -322,7 +322,11 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
     told: set[tuple[int, int]] = set()  # the deals whose scores have been said
     refused: dict[tuple[int, ...], int] = {}
     failure: list[str] = []
+    thinking: list[asyncio.Task[None]] = []  # the decision under way, if any (one at a time)
     state = TableState()
+
+    def decision(v: View) -> tuple[int, ...]:
+        return (v.kingdom, v.deal_number, int(v.phase), len(v.plays), len(v.doubling_answers))
 
     async def decide(v: View) -> int:
         legal = list(v.legal_actions)
@@ -357,19 +361,28 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
             if ready_for != deal and await link.send({"type": "next"}):
                 ready_for = deal
             return
-        key = (v.kingdom, v.deal_number, int(v.phase), len(v.plays), len(v.doubling_answers))
-        if not v.to_act or not v.legal_actions or key == acted:
+        key = decision(v)
+        if not v.to_act or not v.legal_actions or key == acted or thinking:
             return
         if refused.get(key, 0) > REFUSALS:  # the first legal move refused too: something else is wrong
             failure.append(f"the table refuses every move of this seat ({state.errors[-1]})")
             done.set()
             return
-        if refused.get(key, 0) == REFUSALS:
-            action = v.legal_actions[0]
-        else:
-            action = await decide(v)
-        if await link.send({"type": "act", "action": A.to_str(action)}):
-            acted = key
+        thinking.append(asyncio.create_task(think(v, key)))
+
+    async def think(v: View, key: tuple[int, ...]) -> None:
+        """Decide off the reading of messages, so that the table's updates go on being read; a move
+        decided for a turn that has passed meanwhile (a stand-in played it) is dropped, not sent."""
+        nonlocal acted
+        try:
+            action = v.legal_actions[0] if refused.get(key, 0) == REFUSALS else await decide(v)
+            now = state.view
+            still = now is not None and now.to_act and decision(now) == key and not done.is_set()
+            if still and await link.send({"type": "act", "action": A.to_str(action)}):
+                acted = key
+        finally:
+            thinking.clear()
+        await consider()
 
     async def on_message(message: dict[str, Any]) -> None:
         nonlocal acted, ready_for
@@ -396,6 +409,8 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
     try:
         await asyncio.wait({runner, finished}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        for task in thinking:
+            task.cancel()
         await link.close()
         finished.cancel()
     if runner.done() and runner.exception() is not None:
