@@ -76,6 +76,8 @@ def join(
     The seat is remembered (in your data folder): the same command again takes it back, not another.
 
     The server plays the bots and keeps the time and the record; the keys are those of play --terminal.
+
+    With --bot, a bot of yours plays an open seat instead, with no screen, until the match is over.
     """
     from . import require_terminal, require_textual
 
