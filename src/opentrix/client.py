@@ -306,8 +306,15 @@ class TableLink:
                 await ws.close()
 
 
-ANSWER_PAUSE = (1.2, 3.5)  # seconds before a hand with nothing to claim or double says so, as in the browser
+# A hand with nothing to claim or double answers after a pause like a short thought, as in the browser:
+# an instant answer would tell the table what the hand lacks (web/static/js/table.js, CLAIM_PAUSE_MS).
+ANSWER_PAUSE = (1.2, 3.5)
 REFUSALS = 3  # moves of one decision the table may refuse before the seat's first legal move is sent instead
+
+
+def decision_key(v: View) -> tuple[int, ...]:
+    """Changes with every decision of the match as a seat sees it: a move is sent once per key."""
+    return (v.kingdom, v.deal_number, int(v.phase), len(v.plays), len(v.doubling_answers), len(v.history))
 
 
 async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable[[str], None] = print) -> TableState:
@@ -324,9 +331,6 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
     failure: list[str] = []
     thinking: list[asyncio.Task[None]] = []  # the decision under way, if any (one at a time)
     state = TableState()
-
-    def decision(v: View) -> tuple[int, ...]:
-        return (v.kingdom, v.deal_number, int(v.phase), len(v.plays), len(v.doubling_answers))
 
     async def decide(v: View) -> int:
         legal = list(v.legal_actions)
@@ -361,7 +365,7 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
             if ready_for != deal and await link.send({"type": "next"}):
                 ready_for = deal
             return
-        key = decision(v)
+        key = decision_key(v)
         if not v.to_act or not v.legal_actions or key == acted or thinking:
             return
         if refused.get(key, 0) > REFUSALS:  # the first legal move refused too: something else is wrong
@@ -377,7 +381,7 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
         try:
             action = v.legal_actions[0] if refused.get(key, 0) == REFUSALS else await decide(v)
             now = state.view
-            still = now is not None and now.to_act and decision(now) == key and not done.is_set()
+            still = now is not None and now.to_act and decision_key(now) == key and not done.is_set()
             if still and await link.send({"type": "act", "action": A.to_str(action)}):
                 acted = key
         finally:

@@ -88,11 +88,7 @@ def join(
         join_with_bot(link, server, bot, name, seat)
         return
     require_textual()
-    try:
-        import websockets  # noqa: F401
-    except ImportError:
-        typer.echo("opentrix join: needs the websockets package: pip install 'opentrix[play]'", err=True)
-        raise typer.Exit(1) from None
+    _require_websockets("play")
     from ..client import ClientError, find_table, table_facts, take_seat
     from .glyphs import Glyphs, ascii_wanted
     from .remote import RemoteApp, RemoteSession
@@ -138,16 +134,21 @@ def join(
     typer.echo(f"left table {where.code}; back with: opentrix join {where.page}")
 
 
+def _require_websockets(extra: str) -> None:
+    """Exit with the pip command, not a traceback, when the client's WebSocket package is missing."""
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        typer.echo(f"opentrix join: needs the websockets package: pip install 'opentrix[{extra}]'", err=True)
+        raise typer.Exit(1) from None
+
+
 def join_with_bot(link: str, server: str | None, bot: str, name: str | None, seat: int | None) -> None:
     """``opentrix join LINK --bot NAME``: a bot of yours in a seat, deciding from that seat's view only,
     played here until the match is over; its name says it is a bot."""
     import asyncio
 
-    try:
-        import websockets  # noqa: F401
-    except ImportError:
-        typer.echo("opentrix join: needs the websockets package: pip install 'opentrix[server]'", err=True)
-        raise typer.Exit(1) from None
+    _require_websockets("server")
     from ..arena.spec import SpecError, parse_spec
     from ..bots import ARENA_ONLY
     from ..client import ClientError, find_table, play_with_bot, table_facts, take_seat

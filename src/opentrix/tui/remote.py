@@ -23,7 +23,7 @@ from textual.css.query import NoMatches
 
 from .. import actions as A
 from ..bots import Bot
-from ..client import ClientError, Seat, TableAddress, TableLink, TableState, start_match
+from ..client import ANSWER_PAUSE, ClientError, Seat, TableAddress, TableLink, TableState, decision_key, start_match
 from ..deal import Phase
 from ..view import View
 from . import render
@@ -34,9 +34,6 @@ from .session import SEAT_NAMES, SHORT_NAMES, describe_action, in_your_words, ph
 
 NAME_WIDTH = 12  # a player's name in the header and the seats; longer ones are cut
 CHAT_LENGTH = 200  # characters in one chat message, as the server takes them (server.hub.CHAT_LENGTH)
-# A hand with nothing to claim or double answers after a pause like a short thought, as in the browser:
-# an instant answer would tell the table what the hand lacks (web/static/js/table.js, CLAIM_PAUSE_MS).
-ANSWER_PAUSE = (1.2, 3.5)
 
 
 class RemoteSession:
@@ -107,9 +104,7 @@ class RemoteSession:
 
     def progress(self) -> tuple[int, ...]:
         v = self.state.view
-        if v is None:
-            return (-1,)
-        return (v.kingdom, v.deal_number, int(v.phase), len(v.plays), len(v.doubling_answers), len(v.history))
+        return (-1,) if v is None else decision_key(v)
 
     def play(self, action: int) -> None:
         """Ask the server to make this move (it answers with the next view, or an error)."""
@@ -455,19 +450,21 @@ class RemoteApp(PlayApp):
         if self.chat_text is None and self.remote.state.view is not None:
             super().action_move(delta)
 
+    def not_begun(self, why: str) -> bool:
+        """Before the match there is no view to draw a sheet from: say ``why`` instead."""
+        if self.remote.state.view is not None:
+            return False
+        self.say(why)
+        self.refresh_table()
+        return True
+
     def action_scores(self) -> None:
-        if self.remote.state.view is None:
-            self.say("The score sheet opens once the match has begun.")
-            self.refresh_table()
-            return
-        super().action_scores()
+        if not self.not_begun("The score sheet opens once the match has begun."):
+            super().action_scores()
 
     def action_rules(self) -> None:
-        if self.remote.state.view is None:
-            self.say("The rules open once the match has begun; until then the web page shows them.")
-            self.refresh_table()
-            return
-        super().action_rules()
+        if not self.not_begun("The rules open once the match has begun; until then the web page shows them."):
+            super().action_rules()
 
     def action_hint(self) -> None:
         if self.chat_text is not None:
