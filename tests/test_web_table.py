@@ -162,7 +162,30 @@ def play_until(page: Page, done: Any, contract: str = "queens", limit: float = 6
             waited += 0.05
         else:
             page.wait_for_timeout(30)
-        assert waited < limit, "the table stopped moving"
+        if waited >= limit:
+            shot(page, "stopped-moving")
+            pytest.fail(f"the table stopped moving; the page showed: {stuck_state(page)}")
+
+
+def stuck_state(page: Page) -> str:
+    """What a page waiting for nothing shows, for the failure message: turn line, toast, dialogs,
+    the hand with its legal cards, and whether its socket is up."""
+    try:
+        return str(
+            page.evaluate(
+                """() => ({
+                turn: document.querySelector('[data-testid=turn]')?.innerText,
+                toast: document.querySelector('#toast')?.innerText,
+                dialogs: [...document.querySelectorAll('[id$=-dialog]')].map(d => d.id),
+                hand: [...document.querySelectorAll('[data-testid=hand] .card')].map(
+                    c => c.dataset.card + (c.classList.contains('legal') ? '*' : '')),
+                trick: document.querySelector('[data-testid=trick]')?.innerText,
+                banner: document.querySelector('.banner, .offline, [role=status]')?.innerText,
+            })"""
+            )
+        )
+    except Exception as e:  # the page itself is gone
+        return f"(unreadable: {e})"
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
