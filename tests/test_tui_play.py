@@ -999,3 +999,39 @@ def test_the_doubling_question_says_who_pays_you_under_these_rules() -> None:
     for capture, said in (("no_bonus", "If an opponent takes it"), ("as_other", "If another player takes it")):
         teams = dataclasses.replace(v, rules=dataclasses.replace(v.rules, partnership=True, partner_capture=capture))
         assert said in app.prompt(teams).plain
+
+
+def test_a_terminal_that_goes_away_ends_the_match_with_its_record_kept(tmp_path: Path) -> None:
+    """A closed terminal (an SSH session dropped: SIGHUP) ends ``play --terminal`` at once, not an orphan
+    left running, and the record saved as the match went is whole: ``--save`` takes it up again."""
+    pty = pytest.importorskip("pty")
+    import os
+    import select
+    import sys
+
+    save = tmp_path / "match.json"
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm-256color")
+        try:
+            args = ["play", "--terminal", "--seed", str(KING_SEED), "--pause", "0", "--save", str(save)]
+            os.execvp(sys.executable, [sys.executable, "-m", "opentrix", *args])
+        finally:
+            os._exit(127)
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"contract" not in seen and time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.1)[0]:
+            seen += os.read(fd, 65536)
+    assert b"contract" in seen  # the king's question: the match is under way
+    os.write(fd, b"1")  # King of Hearts: a move made, and saved
+    deadline = time.monotonic() + 15
+    while not (save.exists() and any(d.get("contract") for d in json.loads(save.read_text())["deals"])):
+        assert time.monotonic() < deadline, "the contract was never saved"
+        time.sleep(0.1)
+    os.close(fd)
+    while not os.waitpid(pid, os.WNOHANG)[0]:
+        assert time.monotonic() < deadline, "play --terminal outlived its terminal"
+        time.sleep(0.1)
+    session = PlaySession.open(None, None, KING_SEED, save)
+    assert session.match.history[:1] == [A.choose(Contract.KING_OF_HEARTS)]

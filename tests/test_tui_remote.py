@@ -242,10 +242,12 @@ async def test_enter_at_the_end_of_a_match_sits_you_at_the_rematch(server: LiveS
     assert kept is not None and kept.seat == 0 and kept.token == app.remote.token
 
 
-@pytest.mark.parametrize("leave", ["ctrl+q", "sigterm"])
+@pytest.mark.parametrize("leave", ["ctrl+q", "sigterm", "hangup"])
 def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path, leave: str) -> None:
     """The command itself in a pseudo-terminal: the lobby drawn; Ctrl+Q, or a SIGTERM (``timeout``,
-    ``kill``), leaves with the terminal put back (out of the app's screen) and the way back printed."""
+    ``kill``), leaves with the terminal put back (out of the app's screen) and the way back printed.
+    A terminal that goes away (a closed SSH session: SIGHUP) ends the command at once, the seat left
+    free for the server's grace period and its token kept for the way back."""
     pty = pytest.importorskip("pty")
     import os
     import select
@@ -276,6 +278,18 @@ def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path, 
 
     read_until(b"Waiting for the host", 30)
     assert b"Waiting for the host" in seen
+    if leave == "hangup":
+        os.close(fd)
+        deadline = time.monotonic() + 15
+        while not os.waitpid(pid, os.WNOHANG)[0]:
+            assert time.monotonic() < deadline, "the command outlived its terminal"
+            time.sleep(0.1)
+        table = server.app.state.hub.tables[t["id"]]
+        while table.seats[1].conns:
+            assert time.monotonic() < deadline, "the server still counts the closed terminal as connected"
+            time.sleep(0.1)
+        assert json.loads(seats_file.read_text())[f"{server.base}/t/{t['id']}"]["name"] == "Omar"
+        return
     if leave == "ctrl+q":
         os.write(fd, b"\x11")
     else:
