@@ -27,6 +27,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from . import actions as A
 from .deal import Phase
+from .server.protocol import CHAT_LENGTH as CHAT_LENGTH  # the longest message a table takes (for clients)
 from .server.shards import CODE_ALPHABET
 from .view import View
 

@@ -21,7 +21,7 @@ from ..bots import EXTERNAL, bot_names
 from ..rules import PRESETS, Rules, RulesError
 from .asyncstore import AsyncStore
 from .owner import dead_here, process_name
-from .protocol import BadMessage
+from .protocol import CHAT_LENGTH, BadMessage
 from .settings import Settings, database_url
 from .shards import CODE_ALPHABET, first_characters, owns
 from .storage import PARKED, SeatRow, Storage, TableRow, store_reason
@@ -141,9 +141,6 @@ def clean_name(name: str) -> str:
     if unicodedata.normalize("NFKC", name)[:4].casefold() == "bot:":  # "Bot：hard" (a full-width colon) too
         raise TableError("a player's name cannot begin with 'bot:' (that is how bots are named in the records)")
     return name
-
-
-CHAT_LENGTH = 200  # characters in one chat message
 
 
 def clean_chat(text: object) -> str:

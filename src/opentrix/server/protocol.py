@@ -32,6 +32,7 @@ from .. import actions as A
 from ..errors import shown
 
 CLIENT_TYPES = ("hello", "act", "next", "back", "rematch", "hint", "chat", "ping")
+CHAT_LENGTH = 200  # characters in one chat message (here, not in the hub, so that clients can read it)
 
 
 class BadMessage(ValueError):

@@ -23,7 +23,17 @@ from textual.css.query import NoMatches
 
 from .. import actions as A
 from ..bots import Bot
-from ..client import ANSWER_PAUSE, ClientError, Seat, TableAddress, TableLink, TableState, decision_key, start_match
+from ..client import (
+    ANSWER_PAUSE,
+    CHAT_LENGTH,
+    ClientError,
+    Seat,
+    TableAddress,
+    TableLink,
+    TableState,
+    decision_key,
+    start_match,
+)
 from ..deal import Phase
 from ..view import View
 from . import render
@@ -33,7 +43,6 @@ from .seats import keep_seat
 from .session import SEAT_NAMES, SHORT_NAMES, describe_action, in_your_words, phrase
 
 NAME_WIDTH = 12  # a player's name in the header and the seats; longer ones are cut
-CHAT_LENGTH = 200  # characters in one chat message, as the server takes them (server.hub.CHAT_LENGTH)
 
 
 class RemoteSession:
