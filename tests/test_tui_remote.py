@@ -201,7 +201,7 @@ async def test_a_spectator_watches_the_table_without_a_hand(server: LiveServer) 
         sent = await spy(app, pilot)
         await pilot.press(*"qs", "enter")  # a spectator's move is refused here, not sent
         await until(app, pilot, lambda: "not your turn" in screen_text(app) or "Not allowed" in screen_text(app))
-        await pilot.press("/")
+        await pilot.press("/", *"hi", "enter")
         await until(app, pilot, lambda: "Spectators read the chat" in screen_text(app))
         await pilot.pause(0.2)
         assert sent == []
@@ -300,6 +300,56 @@ def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path, 
     assert b"\x1b[?1049l" in seen  # the terminal's own screen back
     assert f"left table {t['id']}; back with: opentrix join {server.base}/t/{t['id']}".encode() in seen
     assert json.loads(seats_file.read_text())[f"{server.base}/t/{t['id']}"]["name"] == "Omar"
+
+
+async def test_mute_hides_a_players_messages_on_this_screen_only(server: LiveServer) -> None:
+    """In the chat line a "/" command is for this screen and never sent: /mute NAME hides a player's
+    messages (the web page's chat can), /mute lists them, /unmute shows them again, /log shows the
+    chat so far; "//" begins a message with "/"; an unknown command or name says what is possible."""
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    omar = take_seat(where, "Omar")
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    app = RemoteApp(RemoteSession(where, omar), Glyphs(ascii=False))
+
+    async def lina_says(text: str) -> None:
+        await lina.send({"type": "chat", "text": text})
+        await until(app, pilot, lambda: any(m["text"] == text for m in app.remote.state.chat))
+        await pilot.pause(0.1)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "Waiting for the host" in screen_text(app))
+        sent = await spy(app, pilot)
+        await pilot.press("/", *"/mute lina", "enter")
+        assert "Lina's messages are hidden here. /unmute Lina shows them again." in screen_text(app)
+        await lina_says("buy my card app")
+        assert "buy my card app" not in screen_text(app)
+        await pilot.press("/", *"/mute", "enter")
+        assert "Hidden here: Lina. /unmute NAME shows one again." in screen_text(app)
+        await pilot.press("/", *"/log", "enter")
+        await pilot.pause()
+        assert "(1 from Lina hidden: /unmute Lina shows them)" in screen_text(app)
+        assert "buy my card app" not in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("/", *"/mute Zed", "enter")
+        assert "No other player here is named 'Zed' (players: Lina)." in screen_text(app)
+        await pilot.press("/", *"/shrug", "enter")
+        assert "/mute NAME hides a player's messages" in screen_text(app)
+        await pilot.press("/", *"/unmute LINA", "enter")
+        assert "Lina's messages are shown again." in screen_text(app)
+        await lina_says("yalla")
+        await until(app, pilot, lambda: "Lina: yalla" in screen_text(app))
+        await pilot.press("/", *"/LOG", "enter")
+        await pilot.pause()
+        assert "Lina: buy my card app" in screen_text(app) and "Lina: yalla" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Waiting for the host" in screen_text(app)
+        await pilot.press("/", *"//me waves", "enter")
+        said = await lina.until(lambda m: m["type"] == "chat" and m["message"]["name"] == "Omar")
+        assert said["message"]["text"] == "/me waves"
+        assert sent == [{"type": "chat", "text": "/me waves"}]  # the commands stayed on this screen
+    await lina.close()
 
 
 async def test_slash_writes_to_the_table_and_friends_read_it(server: LiveServer) -> None:

@@ -65,7 +65,7 @@ Screen { layout: vertical; }
 #message { height: auto; min-height: 1; }  /* not 1fr: what you type stays next to the question */
 #entry { height: 1; }
 TextSheet { align: center middle; }
-RulesSheet #sheet { width: 100%; max-width: 78; }
+RulesSheet #sheet, ChatSheet #sheet { width: 100%; max-width: 78; }
 #sheet {
     width: 35; height: auto; max-height: 100%; border: round $panel-lighten-2; padding: 0 1;
     scrollbar-size-vertical: 1;
@@ -113,6 +113,10 @@ class RulesSheet(TextSheet):
     wide as the screen allows up to 78 columns."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,enter,q", "dismiss", "close")]
+
+
+class ChatSheet(TextSheet):
+    """The chat so far at a server's table (``/log``), as wide as the rules sheet."""
 
 
 class PlayApp(TrixApp):

@@ -38,7 +38,7 @@ from ..deal import Phase
 from ..view import View
 from . import render
 from .glyphs import Glyphs
-from .play_app import PlayApp, TextSheet
+from .play_app import ChatSheet, PlayApp, TextSheet
 from .seats import keep_seat
 from .session import SEAT_NAMES, SHORT_NAMES, describe_action, in_your_words, phrase
 
@@ -148,6 +148,9 @@ class RemoteApp(PlayApp):
         self.answered: tuple[int, ...] | None = None  # the decision a forced answer was sent for
         self.timer_read = 0.0  # time.monotonic() when the table's move timer was last told
         self.chat_text: str | None = None  # what you are writing to the table, after "/"; None: not writing
+        # (seat, name) of the players whose messages this screen hides, as the web page keys them; kept
+        # for the rematch, where the same people sit
+        self.muted: set[tuple[int, str]] = set()
         self.sending: set[asyncio.Task[None]] = set()
         self.send_lock = asyncio.Lock()
 
@@ -234,7 +237,8 @@ class RemoteApp(PlayApp):
             self.say(Text("Hint: ", style="bold") + Text(f"{phrase(action, self.g)} (the table's hard bot)"))
         elif kind == "chat":
             said = message["message"]
-            self.say(Text(f"{said.get('name')}: ", style="bold") + Text(str(said.get("text"))))
+            if (said.get("seat"), said.get("name")) not in self.muted:
+                self.say(Text(f"{said.get('name')}: ", style="bold") + Text(str(said.get("text"))))
         elif kind == "rematch":
             self.rematch_told(message)
         elif kind == "unseated" and s.seat is None:
@@ -284,10 +288,7 @@ class RemoteApp(PlayApp):
             if event.character == "/" and not self.typed:
                 event.stop()
                 event.prevent_default()
-                if self.remote.watching or self.remote.state.seat is None:
-                    self.say("Spectators read the chat; take a seat to write in it.")
-                else:
-                    self.chat_text = ""
+                self.chat_text = ""  # a spectator writes nothing to the table, but may /mute
                 self.refresh_table()
             elif self.remote.state.view is None and event.is_printable:  # the lobby: nothing to type but the chat
                 event.stop()
@@ -297,8 +298,12 @@ class RemoteApp(PlayApp):
         event.prevent_default()  # not PlayApp's: every key is the chat's
         if event.key == "enter":
             text, self.chat_text = self.chat_text.strip(), None
-            if text:
-                self.remote.outbox.append({"type": "chat", "text": text})
+            if text.startswith("/") and not text.startswith("//"):
+                self.chat_command(text[1:])
+            elif text and (self.remote.watching or self.remote.state.seat is None):
+                self.say("Spectators read the chat; take a seat to write in it (/mute NAME hides a player's).")
+            elif text:
+                self.remote.outbox.append({"type": "chat", "text": text.removeprefix("/")})
                 self.flush()
         elif event.key == "escape":
             self.chat_text = None
@@ -310,6 +315,65 @@ class RemoteApp(PlayApp):
             else:
                 self.say(f"A chat message holds {CHAT_LENGTH} characters at most: Enter sends it.")
         self.refresh_table()
+
+    def chat_command(self, line: str) -> None:
+        """A chat line that begins with "/" is for this screen, never sent (``//`` sends one "/"):
+        ``/log`` shows the chat so far, ``/mute NAME`` hides a player's messages here, as the web
+        page's chat can, ``/unmute NAME`` shows them again, ``/mute`` alone says whose are hidden."""
+        word, _, name = line.strip().partition(" ")
+        word, name = word.casefold(), name.strip()
+        if word == "log":
+            self.push_screen(ChatSheet(self.chat_log()))
+            return
+        if word not in ("mute", "unmute"):
+            self.say(
+                "/log shows the chat so far, /mute NAME hides a player's messages, /unmute NAME shows "
+                "them again; // begins a message with /."
+            )
+            return
+        if not name:
+            hidden = sorted({n for _, n in self.muted}, key=str.casefold)
+            self.say(
+                f"Hidden here: {', '.join(hidden)}. /unmute NAME shows one again."
+                if hidden
+                else "Nobody's messages are hidden. /mute NAME hides a player's."
+            )
+            return
+        seats = self.remote.state.info.get("seats") or []
+        players = {
+            s: str(row.get("name") or "")
+            for s, row in enumerate(seats)
+            if row.get("kind") == "human" and s != self.remote.state.seat
+        }
+        if word == "unmute":
+            players |= {s: n for s, n in self.muted}  # one who has left the table can be shown again
+        found = [(s, n) for s, n in players.items() if n.casefold() == name.casefold()]
+        if not found:
+            others = ", ".join(sorted(set(players.values()), key=str.casefold)) or "none"
+            self.say(f"No other player here is named {name!r} (players: {others}).")
+        elif word == "mute":
+            self.muted.update(found)
+            self.say(f"{found[0][1]}'s messages are hidden here. /unmute {found[0][1]} shows them again.")
+        else:
+            self.muted.difference_update(found)
+            self.say(f"{found[0][1]}'s messages are shown again.")
+
+    def chat_log(self) -> Text:
+        """The table's chat so far (the last messages the server keeps), those hidden by /mute left out
+        and counted."""
+        log = Text(f"Chat at table {self.remote.where.code}\n", style="bold")
+        hidden: dict[str, int] = {}
+        for said in self.remote.state.chat:
+            name = str(said.get("name"))
+            if (said.get("seat"), said.get("name")) in self.muted:
+                hidden[name] = hidden.get(name, 0) + 1
+            else:
+                log += Text(f"{name}: ", style="bold") + Text(f"{said.get('text')}\n")
+        if not self.remote.state.chat:
+            log += Text("Nobody has written yet.\n", style="dim")
+        for name, n in hidden.items():
+            log += Text(f"({n} from {name} hidden: /unmute {name} shows them)\n", style="dim")
+        return log + Text("Esc closes this.", style="dim")
 
     def action_enter(self) -> None:
         if self.chat_text is not None:
