@@ -188,45 +188,89 @@ def _json_kind(value: object) -> str:
     return "a string" if isinstance(value, str) else "an array"
 
 
-class _RepeatedKey(ValueError):
-    """An object names the same key twice: which value counts would be up to the reader."""
+class _Repeats(dict[str, Any]):
+    """An object that names a key twice: which value counts would be up to the reader, so the record is
+    refused, at the deal that holds the object (a fault there must not hide an earlier deal's)."""
+
+    repeated: str
+
+
+class _LongNumber:
+    """A whole number past Python's limit on digits (4300): valid JSON, refused where a number is read
+    (as any other value of the wrong kind, at its deal), passed over in a key nobody reads."""
+
+    def __init__(self, text: str) -> None:
+        self.digits = len(text.lstrip("-"))
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"{self.text[:10]}… (a number with {self.digits} digits)"
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
-        if key in out:
-            raise _RepeatedKey(f"the key {brief(key)} appears twice in one object")
+        if key in out and not isinstance(out, _Repeats):
+            out = _Repeats(out)
+            out.repeated = key
         out[key] = value
     return out
+
+
+def _repeated_key(value: object) -> str | None:
+    """The first key named twice in one object anywhere in ``value``, or None."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, _Repeats):
+            return v.repeated
+        if isinstance(v, dict):
+            stack.extend(reversed(list(v.values())))
+        elif isinstance(v, list):
+            stack.extend(reversed(v))
+    return None
+
+
+def _repeated_key_error(key: str, deal: int | None = None) -> RecordError:
+    return RecordError(f"not a record: the key {brief(key)} appears twice in one object", deal)
 
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def _whole_number(text: str) -> int:
+def _whole_number(text: str) -> int | _LongNumber:
     try:
         return int(text)
     except ValueError:  # beyond Python's limit on digits (4300)
-        raise ValueError(f"a number with {len(text.lstrip('-'))} digits is far too long") from None
+        return _LongNumber(text)
 
 
 def parse_json(text: str | bytes) -> Any:
-    """Strict JSON for records: no NaN or Infinity, no key repeated in an object; RecordError if not."""
+    """Strict JSON for records: no NaN or Infinity, no key repeated in an object; RecordError if not.
+    A key repeated inside a deal is left for the deal's reading to refuse, at that deal."""
     try:
-        return json.loads(
+        data = json.loads(
             text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant, parse_int=_whole_number
         )
-    except _RepeatedKey as e:
-        raise RecordError(f"not a record: {e}") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise RecordError(f"not JSON: {e}") from None
     except RecursionError:
         raise RecordError("not a record: the JSON is nested far too deeply") from None
+    if isinstance(data, dict):
+        outside = [v for k, v in data.items() if k != "deals" or not isinstance(v, list)]
+        repeated = data.repeated if isinstance(data, _Repeats) else _repeated_key(outside)
+    else:
+        repeated = _repeated_key(data)
+    if repeated is not None:
+        raise _repeated_key_error(repeated)
+    return data
 
 
 def _read_deal(i: int, d: object) -> DealRecord:
+    repeated = _repeated_key(d)
+    if repeated is not None:
+        raise _repeated_key_error(repeated, i)
     if not isinstance(d, dict):
         raise RecordError("a deal is a JSON object", i)
     hands_data = d.get("hands")
