@@ -429,6 +429,41 @@ async def test_running_out_of_time_hands_the_seat_to_a_bot(tmp_path: Path) -> No
         await me.close()
 
 
+async def test_a_move_that_crossed_a_stand_ins_is_refused_not_played_on_a_later_turn(tmp_path: Path) -> None:
+    """A move chosen on update n and sent after a stand-in played that turn (the move timer ran out
+    while it was on its way) names n in ``after``: the table refuses it, where without ``after`` it
+    would land on whatever turn of the seat came next. Without ``after`` a move is taken as before; an
+    ``after`` the table never sent, or not a number, is refused with the reason."""
+    with live_server(tmp_path) as server:
+        # two seconds a move: the stand-in comes soon, and the refusals below fit well inside one turn
+        t = server.create(name="Lina", bots="random", start=True, seed=3, kingdoms=1, timer=2)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.until(lambda m: m["type"] == "update" and me.my_turn())
+        chosen_on = me.n
+        assert chosen_on is not None
+        await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0, 8)  # the stand-in
+        await me.send({"type": "back"})
+        await me.until(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["away"] and me.my_turn())
+        moves = len(server.app.state.hub.tables[t["id"]].match.history)
+        legal = me.view["legal_actions"]
+        await me.send({"type": "act", "action": legal[0], "after": chosen_on})
+        said = await me.error()
+        assert said.startswith("that move was for a turn gone by: the table has moved on (event ")
+        await me.send({"type": "act", "action": legal[0], "after": me.n + 5})
+        assert await me.error() == f"'after' names event {me.n + 5}, which this table has not sent (its last is {me.n})"
+        for bad in (-1, "7", True, 1.5):
+            await me.send({"type": "act", "action": legal[0], "after": bad})
+            assert (await me.error()).startswith("'after' must be the number of the last event seen (0 or more), not ")
+        assert len(server.app.state.hub.tables[t["id"]].match.history) == moves  # nothing was played
+        await me.send({"type": "act", "action": legal[0], "after": me.n})
+        await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0)
+        assert len(server.app.state.hub.tables[t["id"]].match.history) > moves
+        await me.until(lambda m: m["type"] == "update" and me.my_turn())
+        await me.send({"type": "act", "action": me.view["legal_actions"][0]})  # no "after": as before
+        await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0)
+        await me.close()
+
+
 async def test_finished_matches_are_listed_downloadable_and_replayable(server: LiveServer) -> None:
     t = server.create(name="Lina", bots="random", start=True, seed=21, kingdoms=1, rules="online")
     me = await Player.join(server.ws_base, t["id"], t["token"])

@@ -383,7 +383,8 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
             action = v.legal_actions[0] if refused.get(key, 0) == REFUSALS else await decide(v)
             now = state.view
             still = now is not None and now.to_act and decision_key(now) == key and not done.is_set()
-            if still and await link.send({"type": "act", "action": A.to_str(action)}):
+            move = {"type": "act", "action": A.to_str(action), "after": state.n}
+            if still and await link.send(move):
                 acted = key
         finally:
             thinking.clear()

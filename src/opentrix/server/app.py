@@ -27,7 +27,7 @@ from ..record import Record, RecordError
 from ..rules import PRESETS
 from .guard import RateLimiter, SameOriginWrites, SecurityHeaders, TokenBucket, read_body, same_origin
 from .hub import Hub, NewTable, clean_chat, clean_name, table_levels
-from .protocol import BadMessage, parse_action, parse_message, parse_seat
+from .protocol import BadMessage, parse_action, parse_after, parse_message, parse_seat
 from .protocol import error as error_message
 from .replay import replay_frames
 from .settings import Settings
@@ -480,9 +480,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     elif msg.type == "act":
                         action = parse_action(msg.data.get("action"))
                         claimed = parse_seat(msg.data.get("seat"))
+                        after = parse_after(msg.data.get("after"))
                         if conn.seat is None:  # answered here, not queued behind the players' moves
                             raise BadMessage("spectators cannot play: take a seat first")
-                        table.post(functools.partial(table.act, conn, action, claimed))
+                        table.post(functools.partial(table.act, conn, action, claimed, after))
                     elif msg.type == "next":
                         table.post(lambda: table.next_deal(conn))
                     elif msg.type == "back":

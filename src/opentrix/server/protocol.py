@@ -5,7 +5,9 @@ Client → server (JSON objects, one per WebSocket text message):
 - ``{"type": "hello", "token": str | null, "last": int | null, "epoch": str | null}`` first: the seat
   token (none for a spectator) and the last event number seen, to catch up after a reconnect.
 - ``{"type": "act", "action": "QS" | "pass" | "contract queens" | "double KH" | "double QS QH" | "no double" | "claim" |
-  "no claim" | 0..66, "seat": int?}``: an action of the sender's seat.
+  "no claim" | 0..66, "seat": int?, "after": int?}``: an action of the sender's seat. ``after``, the
+  number ``n`` of the last update the client had seen when it chose, makes a move that crossed a
+  stand-in's (the move timer ran out) an error instead of a move on a later turn.
 - ``{"type": "next"}``: ready for the next deal; ``{"type": "back"}``: take the seat back from the bot;
   ``{"type": "rematch"}``: once the match is over, play again with the same people (``Hub.rematch``);
   ``{"type": "hint"}``: at a table where everyone else is a bot, or whose host allowed hints, what
@@ -86,6 +88,15 @@ def parse_seat(value: object) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
         return value
     raise BadMessage(f"'seat' must be 0 to 3, not {shown(value)}")
+
+
+def parse_after(value: object) -> int | None:
+    """An ``act``'s optional ``after``: the number of the last event the client had seen."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise BadMessage(f"'after' must be the number of the last event seen (0 or more), not {shown(value)}")
 
 
 def dumps(message: dict[str, Any]) -> str:

@@ -71,6 +71,7 @@ class MatchOver(TableError):
     status = 409
 
 
+STALE_MOVE = "that move was for a turn gone by: the table has moved on"
 STOPPED = "this table was just put away (nobody had it open); please open it again"
 
 
@@ -250,6 +251,7 @@ class Table:
         self.lost = False  # another server took the table over: this one stops playing it
         self.spectators: set[Connection] = set()
         self.n = 0
+        self.acted_n = 0  # the event that made the last move: a move sent before seeing it is stale
         self.events: deque[tuple[int, dict[str, Any]]] = deque(maxlen=EVENTS_KEPT)
         self.finished = self.status == "finished"
         self._inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
@@ -491,6 +493,7 @@ class Table:
             self.match = before
             raise
         self._broadcast({"kind": "action", "seat": seat, "action": action})
+        self.acted_n = self.n
 
     def _position(self) -> tuple[int, int]:
         """Where the match stands: a bot's move thought out for another position is stale."""
@@ -563,8 +566,11 @@ class Table:
             self.seats[seat].bot = thinker  # a worker process sends back the bot it ran: its random state goes on
         self._ready_move = (position, seat, action)
 
-    async def act(self, conn: Connection, action: int, claimed_seat: int | None) -> None:
-        """A player's action from his connection (run in the owner task)."""
+    async def act(self, conn: Connection, action: int, claimed_seat: int | None, after: int | None = None) -> None:
+        """A player's action from his connection (run in the owner task). ``after``, when the client
+        sends it, is the last event it had seen: a move made after it (a stand-in's, at the move timer)
+        means this one was decided for a turn gone by, and it is refused rather than played on a later
+        turn it was never meant for."""
         seat = conn.seat
         if seat is None:
             conn.send(error("spectators cannot play: take a seat first"))
@@ -574,6 +580,12 @@ class Table:
             return
         if self.status != "playing":
             conn.send(error("the match has not started yet" if self.status == "lobby" else "the match is over"))
+            return
+        if after is not None and after > self.n:
+            conn.send(error(f"'after' names event {after}, which this table has not sent (its last is {self.n})"))
+            return
+        if after is not None and after < self.acted_n:
+            conn.send(error(f"{STALE_MOVE} (event {self.acted_n} came after {after})"))
             return
         state = self.seats[seat]
         if state.away:

@@ -116,8 +116,9 @@ class RemoteSession:
         return (-1,) if v is None else decision_key(v)
 
     def play(self, action: int) -> None:
-        """Ask the server to make this move (it answers with the next view, or an error)."""
-        self.outbox.append({"type": "act", "action": A.to_str(action)})
+        """Ask the server to make this move (it answers with the next view, or an error), for the turn
+        of the last update seen: if a stand-in played it meanwhile, the table refuses it."""
+        self.outbox.append({"type": "act", "action": A.to_str(action), "after": self.state.n})
 
     def bot_inputs(self, seat: int) -> tuple[Bot, View, list[int]]:
         raise RuntimeError("the server plays the bots")

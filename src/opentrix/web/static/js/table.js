@@ -110,7 +110,8 @@ export function mountTable(root, code) {
       return;
     }
     if (msg.type === "error") {
-      st.pending = false; st.rematchAsked = false; st.hintAsked = false; st.lastError = msg.message; toast(msg.message); render(); return;
+      st.pending = false; st.rematchAsked = false; st.hintAsked = false; st.lastError = msg.message;
+      toast(msg.message.startsWith("that move was for a turn gone by") ? t("table.stale") : msg.message); render(); return;
     }
     if (msg.type === "unseated") { // the host gave this seat back to the table: watch, or sit again
       forgetSeat(code);
@@ -268,7 +269,7 @@ export function mountTable(root, code) {
     if (st.pending) return;
     if (!st.connected) { toast(t("table.notsent")); return; } // said, not lost without a word
     st.pending = true;
-    send({ type: "act", action });
+    send({ type: "act", action, after: st.n }); // a move that crossed a stand-in's is refused, not played later
   }
 
   function winnerText(s) {
