@@ -1003,16 +1003,19 @@ def test_the_doubling_question_says_who_pays_you_under_these_rules() -> None:
 
 def test_a_terminal_that_goes_away_ends_the_match_with_its_record_kept(tmp_path: Path) -> None:
     """A closed terminal (an SSH session dropped: SIGHUP) ends ``play --terminal`` at once, not an orphan
-    left running, and the record saved as the match went is whole: ``--save`` takes it up again."""
+    left running, even started with SIGHUP ignored (``nohup``), and the record saved as the match went
+    is whole: ``--save`` takes it up again."""
     pty = pytest.importorskip("pty")
     import os
     import select
+    import signal
     import sys
 
     save = tmp_path / "match.json"
     pid, fd = pty.fork()
     if pid == 0:
         os.environ.update(COLUMNS="80", LINES="24", TERM="xterm-256color")
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup: the app must still leave
         try:
             args = ["play", "--terminal", "--seed", str(KING_SEED), "--pause", "0", "--save", str(save)]
             os.execvp(sys.executable, [sys.executable, "-m", "opentrix", *args])
@@ -1030,6 +1033,7 @@ def test_a_terminal_that_goes_away_ends_the_match_with_its_record_kept(tmp_path:
         assert time.monotonic() < deadline, "the contract was never saved"
         time.sleep(0.1)
     os.close(fd)
+    deadline = time.monotonic() + 15
     while not os.waitpid(pid, os.WNOHANG)[0]:
         assert time.monotonic() < deadline, "play --terminal outlived its terminal"
         time.sleep(0.1)

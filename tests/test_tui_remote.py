@@ -259,6 +259,7 @@ def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path, 
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, as a player types it
         os.environ.update(OPENTRIX_SEATS=str(seats_file), COLUMNS="80", LINES="24", TERM="xterm-256color")
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup: a closed terminal must still end it
         link = f"{server.base}/t/{t['id']}"
         try:
             os.execvp(sys.executable, [sys.executable, "-m", "opentrix", "join", link, "--name", "Omar"])

@@ -12,6 +12,8 @@ from textual.binding import Binding
 
 from .glyphs import Glyphs, ascii_key
 
+LEAVE_ON = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
 
 class TrixApp(App[None]):
     """A Textual app drawing cards with ``Glyphs``: under NO_COLOR red suits are bold, not a grey that
@@ -25,13 +27,17 @@ class TrixApp(App[None]):
 
     def on_mount(self) -> None:
         """Killed with SIGTERM (``timeout``, ``kill``), leave as after Ctrl+Q: the terminal put
-        back as it was, not left in the app's screen with the cursor hidden."""
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not POSIX, not the main thread
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.exit)
+        back as it was, not left in the app's screen with the cursor hidden. SIGHUP (the terminal
+        closed: an SSH session dropped) ends the app too, even where it was started with SIGHUP
+        ignored (``nohup``, some service managers): with no terminal left it would run on for ever."""
+        for sig in LEAVE_ON:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not POSIX, not the main thread
+                asyncio.get_running_loop().add_signal_handler(sig, self.exit)
 
     def on_unmount(self) -> None:
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+        for sig in LEAVE_ON:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().remove_signal_handler(sig)
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)
