@@ -226,3 +226,16 @@ def test_a_bot_whose_seat_the_host_frees_stops_and_says_why(server: LiveServer) 
             await asyncio.wait_for(playing, 10)
 
     asyncio.run(run())
+
+
+def test_a_table_loaded_afresh_numbers_its_events_anew() -> None:
+    """The last event number is kept across a reconnect to the same table (a move names it in
+    ``after``), and forgotten when the welcome says the table was loaded afresh (another epoch), where
+    the old number would name an event the table never sent."""
+    state = TableState()
+    state.apply({"type": "welcome", "seat": 0, "epoch": "a", "n": 9, "chat": []})
+    state.apply({"type": "update", "n": 9, "epoch": "a", "event": None, "table": {"status": "lobby"}, "view": {}})
+    state.apply({"type": "welcome", "seat": 0, "epoch": "a", "n": 9, "chat": []})
+    assert state.n == 9
+    state.apply({"type": "welcome", "seat": 0, "epoch": "b", "n": 2, "chat": []})
+    assert state.n is None and state.epoch == "b"

@@ -188,6 +188,8 @@ class TableState:
         kind = str(message.get("type"))
         if kind == "welcome":
             self.seat = message.get("seat")
+            if message.get("epoch") != self.epoch:  # the table was loaded afresh: its events count anew
+                self.n = None
             self.epoch = message.get("epoch")
             self.chat = list(message.get("chat") or [])
         elif kind == "update":
