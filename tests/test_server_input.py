@@ -76,6 +76,9 @@ def test_creating_a_table_with_bad_options_says_what_is_wrong(server: LiveServer
         ({"hints": "yes"}, "'hints' must be true or false"),
         ({"name": ""}, "1 to 40 characters"),
         ({"kingdom": 1}, 'unknown option "kingdom" (the options: name, rules,'),  # a typo is not ignored
+        ({"bots": ["easy", "easy", "easy"], "seat": 5}, "the host's seat must be 0 to 3"),  # was a 500
+        ({"bots": ["easy", "easy", "easy"], "seat": -1}, "the host's seat must be 0 to 3"),
+        ({"seat": 4}, "the host's seat must be 0 to 3"),
         ([1, 2], "JSON object"),
     ]
     for body, message in cases:

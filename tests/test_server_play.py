@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import random
 import re
 import signal
@@ -488,6 +489,10 @@ async def test_finished_matches_are_listed_downloadable_and_replayable(server: L
     assert up["deals"] == frames["deals"]
     bad = httpx.post(f"{server.base}/api/replay", content=b'{"format": "opentrix-record/1", "deals": 3}', timeout=10)
     assert bad.status_code == 400 and "'deals' must be a list" in bad.json()["error"]
+    odd = json.loads(r.text)  # a name JSON can spell but UTF-8 cannot carry: a lone surrogate
+    odd["players"] = ["\ud800", "Omar", "bot:random", "bot:random"]
+    up = httpx.post(f"{server.base}/api/replay", content=json.dumps(odd), timeout=10)  # was a 500
+    assert up.status_code == 200 and up.json()["deals"] == frames["deals"]
     # Once nobody watches, the finished table leaves memory; the store still knows it.
     assert t["id"] in server.app.state.hub.tables
     server.run(server.app.state.hub.sweep())

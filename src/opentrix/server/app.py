@@ -69,8 +69,13 @@ def _address(conn: Request | WebSocket) -> str:
 
 
 def _json_bytes(value: Any) -> bytes:
-    """As JSONResponse writes it."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    """As JSONResponse writes it; text that is no valid Unicode (a lone surrogate such as ``"\\ud800"``
+    in an uploaded record's player name, which JSON can spell) is sent escaped, as it came."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, allow_nan=False, separators=(",", ":")).encode()
 
 
 async def _json_body(request: Request, limit: int) -> dict[str, Any]:
@@ -134,6 +139,8 @@ def new_table_spec(data: dict[str, Any]) -> NewTable:
     if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots) or len(bots) not in (1, 3, 4):
         raise TableError('\'bots\' is one level, or a level per seat (e.g. ["hard", "medium", "easy"])')
     host = _opt_int(data, "seat", 0) or 0
+    if not 0 <= host <= 3:  # before the levels are laid out round the host's seat
+        raise TableError("the host's seat must be 0 to 3")
     if len(bots) == 1:
         levels = bots * 4
     elif len(bots) == 3:
@@ -393,10 +400,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Busy
         body = await read_body(request.stream(), request.headers, settings.max_record, "record")
         try:
-            frames = await asyncio.to_thread(lambda: replay_frames(Record.loads(body)))
+            frames = await asyncio.to_thread(lambda: _json_bytes(replay_frames(Record.loads(body))))
         except RecordError as e:
             return _bad(str(e))
-        return JSONResponse(frames)
+        return Response(frames, media_type="application/json")
 
     # -- play ---------------------------------------------------------------------------------------
 
