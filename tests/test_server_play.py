@@ -465,6 +465,53 @@ async def test_a_move_that_crossed_a_stand_ins_is_refused_not_played_on_a_later_
         await me.close()
 
 
+async def test_a_move_the_store_kept_though_it_said_it_failed_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database commits a move but the answer is lost (the connection dropped after COMMIT), and
+    the retry cannot reach it either: the table finds the move stored and plays it, rather than take it
+    back and then refuse every later move at an index already taken (the store, which a restart
+    rebuilds from, would be a move ahead of the table)."""
+    import sqlalchemy as sa
+
+    seed = next(s for s in range(100) if Match(Rules(), seed=s).king == 0)
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=seed, kingdoms=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.until(lambda m: m["type"] == "update" and me.my_turn())
+        storage = server.app.state.hub.storage
+        real = storage.append_actions
+        calls: list[object] = []
+
+        def answer_lost(rows: Any) -> None:
+            calls.append(rows)
+            if len(calls) == 1:
+                real(rows)  # committed…
+            if len(calls) <= 2:  # …but the answer lost, and the retry cannot reach the server
+                raise sa.exc.OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+            real(rows)
+
+        monkeypatch.setattr(storage, "append_actions", answer_lost)
+        contract = me.view["legal_actions"][0]
+        await me.send({"type": "act", "action": contract, "after": me.n})
+        await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0)
+        assert len(calls) == 2 and not me.errors
+        for _ in range(3):  # the table goes on storing moves
+            if not me.my_turn():
+                await me.until(lambda m: m["type"] == "update" and me.my_turn(), 20)
+            await me.send({"type": "act", "action": me.view["legal_actions"][0], "after": me.n})
+            await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0)
+        assert not me.errors
+        if not me.my_turn():  # the table waits for us: nothing is on its way to the store
+            await me.until(lambda m: m["type"] == "update" and me.my_turn(), 20)
+        table = server.app.state.hub.tables[t["id"]]
+        server.run(table.store.drain())
+        loaded = storage.load_table(t["id"])
+        assert loaded is not None
+        assert [a for _, a in loaded.actions] == list(table.match.history)
+        await me.close()
+
+
 async def test_finished_matches_are_listed_downloadable_and_replayable(server: LiveServer) -> None:
     t = server.create(name="Lina", bots="random", start=True, seed=21, kingdoms=1, rules="online")
     me = await Player.join(server.ws_base, t["id"], t["token"])

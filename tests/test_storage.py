@@ -350,6 +350,45 @@ def test_a_store_that_fails_tells_a_whole_batch_at_once(storage: Storage, monkey
     assert loaded is not None and loaded.actions == [(0, 0), (0, 1), (0, 2)]
 
 
+def test_a_commit_whose_answer_was_lost_is_not_refused_when_tried_again(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection drops just after a COMMIT: the rows are stored but the store says it failed. The
+    batch tried again must pass (the same rows are there), or the table would take the move back and
+    refuse every later one at an index already taken; a different move at that index is still refused."""
+    import sqlalchemy as sa
+
+    real = storage.append_actions
+    lost: list[object] = []
+
+    def commits_then_fails(rows: object) -> None:
+        real(rows)  # type: ignore[arg-type]
+        if not lost:
+            lost.append(rows)
+            raise sa.exc.OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+
+    storage.create_table(table_row("LOSTAN"))
+    monkeypatch.setattr(storage, "append_actions", commits_then_fails)
+
+    async def main() -> list[object]:
+        store = AsyncStore(storage)
+        try:
+            moves = (store.append("LOSTAN", i, 1, 10 + i) for i in range(3))
+            return await asyncio.gather(*moves, return_exceptions=True)
+        finally:
+            store._executor.shutdown(wait=True)
+
+    assert asyncio.run(main()) == [None, None, None] and lost
+    monkeypatch.undo()
+    storage.append_actions([("LOSTAN", 1, 1, 11), ("LOSTAN", 2, 1, 12)])  # stored just so: no error
+    with pytest.raises(StorageError, match="action rejected by the store"):
+        storage.append_actions([("LOSTAN", 2, 1, 12), ("LOSTAN", 3, 2, 5)])  # one row new: all or none
+    with pytest.raises(StorageError, match="action rejected by the store"):
+        storage.append_actions([("LOSTAN", 1, 3, 11)])  # another seat's move at a taken index
+    loaded = storage.load_table("LOSTAN")
+    assert loaded is not None and loaded.actions == [(1, 10), (1, 11), (1, 12)]
+
+
 def test_a_migration_that_rebuilds_the_tables_table_keeps_every_seat_and_move(storage: Storage) -> None:
     """SQLite alters a table by copying it and dropping the old one (0002's downgrade does): the drop
     must not cascade to the seats and moves of the matches stored."""

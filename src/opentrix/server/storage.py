@@ -292,7 +292,11 @@ class Storage:
             conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(host_seat=seat, updated_at=_now()))
 
     def append_actions(self, rows: Sequence[tuple[str, int, int, int]]) -> None:
-        """Store (table_id, idx, seat, action) rows in one transaction: all of them or none."""
+        """Store (table_id, idx, seat, action) rows in one transaction: all of them or none.
+
+        Rows already stored exactly so are no error: a commit whose answer was lost (the connection
+        dropped just after it) is tried again by the caller, and must not then be refused for the very
+        rows it stored, or the table would take the move back and never store another."""
         if not rows:
             return
         try:
@@ -303,7 +307,35 @@ class Storage:
                     [{"table_id": t, "idx": i, "seat": s, "action": a} for t, i, s, a in rows],
                 )
         except sa.exc.IntegrityError as e:
+            if self._stored_already(rows):
+                return
             raise StorageError(f"action rejected by the store: {e.orig}") from None
+
+    def stored_action(self, table_id: str, idx: int) -> tuple[int, int] | None:
+        """The (seat, action) stored at ``idx`` of a table's moves, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(actions_t.c.seat, actions_t.c.action).where(
+                    actions_t.c.table_id == table_id, actions_t.c.idx == idx
+                )
+            ).first()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def _stored_already(self, rows: Sequence[tuple[str, int, int, int]]) -> bool:
+        """Whether every row is in the store with the same seat and action at its index."""
+        wanted = {(t, i): (s, a) for t, i, s, a in rows}
+        with self.engine.connect() as conn:
+            for table_id in {t for t, _, _, _ in rows}:
+                found = conn.execute(
+                    sa.select(actions_t.c.idx, actions_t.c.seat, actions_t.c.action).where(
+                        actions_t.c.table_id == table_id,
+                        actions_t.c.idx.in_([i for t, i in wanted if t == table_id]),
+                    )
+                )
+                for idx, seat, action in found:
+                    if wanted.pop((table_id, idx)) != (seat, action):
+                        return False
+        return not wanted
 
     def finish(self, table_id: str, record: str, totals: Sequence[int], winners: Sequence[int]) -> None:
         now = _now()

@@ -483,17 +483,28 @@ class Table:
         """Apply, store, then tell everyone. An illegal action raises and changes nothing."""
         before = self.match.copy()
         self.match.apply(action, seat)
+        idx = len(self.match.history) - 1
         try:
-            await self.store.append(self.id, len(self.match.history) - 1, seat, action)
+            await self.store.append(self.id, idx, seat, action)
         except LeaseLost:
             self.match = before
             self.lost = True  # the hub lets the table go at its next lease check
             raise
         except Exception:
-            self.match = before
-            raise
+            if not await self._stored_after_all(idx, seat, action):
+                self.match = before
+                raise
         self._broadcast({"kind": "action", "seat": seat, "action": action})
         self.acted_n = self.n
+
+    async def _stored_after_all(self, idx: int, seat: int, action: int) -> bool:
+        """Whether a move the store said it failed to keep is there all the same (its COMMIT went
+        through and only the answer was lost). The store is what a restart rebuilds the match from:
+        taking such a move back would leave the table a move behind it, and refusing every later one."""
+        try:
+            return await self.store.run(self.store.storage.stored_action, self.id, idx) == (seat, action)
+        except Exception:  # the store still cannot be read: the move stays refused
+            return False
 
     def _position(self) -> tuple[int, int]:
         """Where the match stands: a bot's move thought out for another position is stale."""
