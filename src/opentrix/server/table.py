@@ -994,13 +994,14 @@ class Table:
             c.send(text)
 
     def _wait_if_empty(self) -> None:
-        """The last one has left: wait for the players as after a restart (bots play their own seats
-        only; no grace period or move timer runs) instead of letting bots play the match out in an
-        empty room, with the players' names in the history, while they are away for the night."""
-        if self.all_connections():
-            return
-        self.empty_since = time.monotonic()
-        if self.finished or not any(s.kind == "human" for s in self.seats):
+        """The last player has left: wait for the players as after a restart (bots play their own
+        seats only; no grace period or move timer runs) instead of letting bots play the match out in an
+        empty room, with the players' names in the history, while they are away for the night. Those
+        watching through the link do not count (a visitor must not have the match played out), but
+        keep the table loaded; with nobody at all, ``Hub.sweep`` parks it."""
+        if not self.all_connections():
+            self.empty_since = time.monotonic()
+        if any(s.conns for s in self.seats) or self.finished or not any(s.kind == "human" for s in self.seats):
             return
         self.nobody_back = True
         for s in self.seats:
