@@ -1021,21 +1021,27 @@ def test_a_terminal_that_goes_away_ends_the_match_with_its_record_kept(tmp_path:
             os.execvp(sys.executable, [sys.executable, "-m", "opentrix", *args])
         finally:
             os._exit(127)
-    seen = b""
-    deadline = time.monotonic() + 30
-    while b"contract" not in seen and time.monotonic() < deadline:
-        if select.select([fd], [], [], 0.1)[0]:
-            seen += os.read(fd, 65536)
-    assert b"contract" in seen  # the king's question: the match is under way
-    os.write(fd, b"1")  # King of Hearts: a move made, and saved
-    deadline = time.monotonic() + 15
-    while not (save.exists() and any(d.get("contract") for d in json.loads(save.read_text())["deals"])):
-        assert time.monotonic() < deadline, "the contract was never saved"
-        time.sleep(0.1)
-    os.close(fd)
-    deadline = time.monotonic() + 15
-    while not os.waitpid(pid, os.WNOHANG)[0]:
-        assert time.monotonic() < deadline, "play --terminal outlived its terminal"
-        time.sleep(0.1)
+    try:
+        seen = b""
+        deadline = time.monotonic() + 30
+        while b"contract" not in seen and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.1)[0]:
+                seen += os.read(fd, 65536)
+        assert b"contract" in seen  # the king's question: the match is under way
+        os.write(fd, b"1")  # King of Hearts: a move made, and saved
+        deadline = time.monotonic() + 15
+        while not (save.exists() and any(d.get("contract") for d in json.loads(save.read_text())["deals"])):
+            assert time.monotonic() < deadline, "the contract was never saved"
+            time.sleep(0.1)
+        os.close(fd)
+        deadline = time.monotonic() + 15
+        while not os.waitpid(pid, os.WNOHANG)[0]:
+            assert time.monotonic() < deadline, "play --terminal outlived its terminal"
+            time.sleep(0.1)
+        pid = 0
+    finally:
+        if pid:  # failed: no orphan left behind to slow every later test
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
     session = PlaySession.open(None, None, KING_SEED, save)
     assert session.match.history[:1] == [A.choose(Contract.KING_OF_HEARTS)]
