@@ -652,7 +652,7 @@ async def test_a_table_left_empty_is_parked_and_wakes_when_opened(tmp_path: Path
         while not (me.view and len(me.view["plays"]) >= 6 and me.my_turn()):
             await me.play_random(rng)
             await me.recv()
-        before = me.view
+        before, last, epoch = me.view, me.n, me.epoch
         await me.close()
 
         def holder() -> str | None:
@@ -665,8 +665,11 @@ async def test_a_table_left_empty_is_parked_and_wakes_when_opened(tmp_path: Path
             await asyncio.sleep(0.1)
         hub = server.app.state.hub
         assert t["id"] not in hub.tables
-        back = await Player.join(server.ws_base, t["id"], t["token"])  # wakes it
-        await back.until(lambda m: m["type"] == "update")
+        # wakes it; the events it numbers now are not those it numbered before, so no catch-up from them
+        back = await Player.join(server.ws_base, t["id"], t["token"], last=last, epoch=epoch)
+        woken = await back.until(lambda m: m["type"] == "update")
+        assert woken["resync"] is True and woken["epoch"] != epoch
+        assert not [m for m in back.messages if m["type"] == "catchup"]
         assert back.view is not None and back.seat == 0
         for key in ("deal_number", "phase", "turn", "hand", "plays", "trick", "totals"):
             assert back.view[key] == before[key], key

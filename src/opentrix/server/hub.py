@@ -167,7 +167,7 @@ class Hub:
         self.store = AsyncStore(self.storage)
         self.tables: dict[str, Table] = {}
         self.thinkers = thinkers_for(settings.bot_processes)  # where the tables' bots think
-        self.epoch = secrets.token_hex(4)  # changes with every server start: event numbers restart
+        self.epoch = secrets.token_hex(4)  # this server's part of each table's epoch (``Table.epoch``)
         self._sweeper: asyncio.Task[None] | None = None
         self._forgot_at = -float("inf")  # when abandoned lobbies were last looked for
         self._leaser: asyncio.Task[None] | None = None

@@ -238,7 +238,9 @@ class Table:
         self.seats = [SeatState(s.seat, s.kind, s.name, s.bot_level, s.token_hash) for s in row.seats]
         self.store = store
         self.settings = settings
-        self.epoch = epoch
+        # Event numbers start again with every load of the table: a server start, and also a table
+        # parked and woken (or put away and opened) in the same server, so each load has its own epoch.
+        self.epoch = f"{epoch}{secrets.token_hex(2)}"
         self.thinkers = thinkers
         self.match = replay_actions(self.rules, self.seed, row.actions)
         # Until one of its players comes (back), a new or taken-up table, or one that everybody left
