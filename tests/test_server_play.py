@@ -154,6 +154,39 @@ async def test_lobby_invite_and_start(server: LiveServer) -> None:
     await watcher.close()
 
 
+def test_a_start_the_store_could_not_keep_leaves_the_lobby_as_it_was(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails as the host starts: the match has not started, so the seats that were to be
+    bots stay open for friends (they used to show as bots, and nobody could join), and starting again
+    works."""
+    import sqlalchemy as sa
+
+    t = server.create(name="Lina", bots="random")
+    code = t["id"]
+    storage = server.app.state.hub.storage
+    real = storage.set_status
+    failed: list[str] = []
+
+    def down_once(table_id: str, status: str) -> None:
+        if not failed:
+            failed.append(status)
+            raise sa.exc.OperationalError("UPDATE", {}, Exception("server closed the connection unexpectedly"))
+        real(table_id, status)
+
+    monkeypatch.setattr(storage, "set_status", down_once)
+    start = {"token": t["token"]}
+    r = httpx.post(f"{server.base}/api/tables/{code}/start", json=start, timeout=10)
+    assert r.status_code >= 500 and failed == ["playing"], r.text
+    info = httpx.get(f"{server.base}/api/tables/{code}", timeout=10).json()
+    assert info["status"] == "lobby" and [s["kind"] for s in info["seats"]] == ["human", "open", "open", "open"]
+    r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Omar"}, timeout=10)
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    assert httpx.post(f"{server.base}/api/tables/{code}/start", json=start, timeout=10).status_code == 200
+    info = httpx.get(f"{server.base}/api/tables/{code}", timeout=10).json()
+    assert info["status"] == "playing" and [s["kind"] for s in info["seats"]] == ["human", "human", "bot", "bot"]
+
+
 async def test_a_host_gone_from_the_lobby_hands_the_start_to_a_friend_who_is_there(server: LiveServer) -> None:
     """Lina made the table, sent the link and closed her page; Omar, who is there, would wait for ever
     for her start. After the host's grace period (0.4 s here) the start is his: he is told, his token starts

@@ -813,11 +813,16 @@ class Table:
     async def begin(self, token: str | None) -> None:
         """The host starts the match; bots fill the empty seats."""
         self._host_in_lobby(token, "start the match")
-        for s in self.seats:
-            if s.kind == "open":
-                s.kind = "bot"
-        await self.store.run(self.store.storage.update_seats, self.id, [s.row() for s in self.seats])
-        await self.store.run(self.store.storage.set_status, self.id, "playing")
+        opened = [s for s in self.seats if s.kind == "open"]
+        for s in opened:
+            s.kind = "bot"
+        try:
+            await self.store.run(self.store.storage.update_seats, self.id, [s.row() for s in self.seats])
+            await self.store.run(self.store.storage.set_status, self.id, "playing")
+        except Exception:  # not started: the open seats stay open for friends, and the host may try again
+            for s in opened:
+                s.kind = "open"
+            raise
         self.status = "playing"
         self._broadcast({"kind": "start"})
 
