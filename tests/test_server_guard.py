@@ -17,7 +17,7 @@ import websockets
 
 import opentrix
 from opentrix.server.app import _address
-from opentrix.server.guard import RateLimiter, TokenBucket, same_origin
+from opentrix.server.guard import RateLimiter, TokenBucket, known_host, same_origin
 from test_server_kit import LiveServer, Player, live_server
 
 
@@ -216,3 +216,38 @@ def test_limits_count_an_ipv6_household_once() -> None:
     assert _address(client("2001:db8:1:3::1")) != _address(client("2001:db8:1:2::1"))
     assert _address(client("::ffff:192.0.2.7")) == _address(client("192.0.2.7")) == "192.0.2.7"
     assert _address(client("testclient")) == "testclient" and _address(client(None)) == "unknown"
+
+
+async def test_opentrix_plays_server_answers_only_to_its_addresses(tmp_path: Path) -> None:
+    """DNS rebinding: a page of another site whose name is made to point at 127.0.0.1 would be the local
+    server's own origin, so ``opentrix play``'s server (``allowed_hosts=()``) answers only requests
+    for an address or localhost; a server given names answers to those too; by default, to any."""
+    with live_server(tmp_path, allowed_hosts=()) as server:
+        port = server.base.rsplit(":", 1)[1]
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "192.168.1.20:8000", "LOCALHOST"):
+            assert httpx.get(f"{server.base}/api/health", headers={"host": host}, timeout=10).status_code == 200, host
+        r = httpx.get(f"{server.base}/api/history", headers={"host": f"rebind.evil.example:{port}"}, timeout=10)
+        assert r.status_code == 421
+        assert r.json() == {"error": "this server does not answer to the name 'rebind.evil.example'; use its address"}
+        t = server.create(name="A")
+        upgrade = {"connection": "Upgrade", "upgrade": "websocket", "sec-websocket-version": "13"}
+        upgrade["sec-websocket-key"] = "dGhlIHNhbXBsZSBub25jZQ=="
+        for host, status in ((f"rebind.evil.example:{port}", 403), (f"127.0.0.1:{port}", 101)):
+            handshake = httpx.get(f"{server.base}/ws/{t['id']}", headers={**upgrade, "host": host}, timeout=10)
+            assert handshake.status_code == status, host
+        me = await Player.join(server.ws_base, t["id"], t["token"])  # by address: as ever
+        await me.close()
+    (tmp_path / "named").mkdir()
+    (tmp_path / "any").mkdir()
+    with live_server(tmp_path / "named", allowed_hosts=("trix.example.org",)) as server:
+        assert httpx.get(f"{server.base}/api/health", headers={"host": "Trix.Example.org"}, timeout=10).is_success
+        assert httpx.get(f"{server.base}/api/health", headers={"host": "other.example"}, timeout=10).status_code == 421
+    with live_server(tmp_path / "any") as server:
+        assert httpx.get(f"{server.base}/api/health", headers={"host": "other.example"}, timeout=10).is_success
+
+
+def test_known_host_names() -> None:
+    assert known_host("127.0.0.1:8000", ()) and known_host("[::1]:8000", ()) and known_host("localhost", ())
+    assert known_host("10.0.0.7", ()) and known_host("[fe80::1]", ()) and known_host("::1", ())
+    assert not known_host("localhost.evil.example:8000", ()) and not known_host("127.0.0.1.nip.io", ())
+    assert known_host("trix.example.org:443", ("trix.example.org",)) and not known_host("", ())

@@ -506,3 +506,28 @@ def test_naming_a_proxy_keeps_the_local_one_trusted_and_a_slip_is_refused() -> N
         "serve", "--port", "8799", "--forwarded-allow-ips", "notanip", env={**os.environ, "COLUMNS": "200"}
     )
     assert done.returncode == 2 and "'notanip' is not an address or a network" in done.stderr
+
+
+def test_opentrix_play_answers_only_to_its_address_and_localhost(tmp_path: Path) -> None:
+    """``opentrix play`` runs a server on the player's own machine: a page of another site whose name
+    is made to point at 127.0.0.1 (DNS rebinding) gets nothing from it; the table's link, by address
+    or as localhost, works."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "opentrix.cli", "play", "--no-browser", "--database", str(tmp_path / "t.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = next(line for line in proc.stdout if "your table is at" in line)
+        link = line.split("your table is at ")[1].strip()
+        base = link.split("/t/")[0]
+        port = base.rsplit(":", 1)[1]
+        assert httpx.get(link.split("#")[0], timeout=10).status_code == 200
+        assert httpx.get(f"{base}/api/health", headers={"host": f"localhost:{port}"}, timeout=10).status_code == 200
+        r = httpx.get(f"{base}/api/health", headers={"host": f"rebind.evil.example:{port}"}, timeout=10)
+        assert r.status_code == 421 and "does not answer to the name 'rebind.evil.example'" in r.json()["error"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(20)

@@ -25,7 +25,7 @@ from ..errors import shown
 from ..match import MAX_SEED
 from ..record import Record, RecordError
 from ..rules import PRESETS
-from .guard import RateLimiter, SameOriginWrites, SecurityHeaders, TokenBucket, read_body, same_origin
+from .guard import KnownHosts, RateLimiter, SameOriginWrites, SecurityHeaders, TokenBucket, read_body, same_origin
 from .hub import Hub, NewTable, clean_chat, clean_name, table_levels
 from .protocol import BadMessage, parse_action, parse_after, parse_message, parse_seat
 from .protocol import error as error_message
@@ -192,6 +192,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(SameOriginWrites)  # inside SecurityHeaders: its refusals get the headers too
     app.add_middleware(SecurityHeaders)
+    if settings.allowed_hosts is not None:  # outermost: a request for another name is answered by nothing else
+        app.add_middleware(KnownHosts, allowed=settings.allowed_hosts)
     app.state.hub = hub
     creates = RateLimiter(settings.create_rate, settings.create_burst)
     sockets: dict[str, int] = {}  # open WebSockets per client address

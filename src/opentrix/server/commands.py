@@ -552,7 +552,7 @@ def play_web(
     from .settings import Settings
 
     url, _ = preflight(database, host, port)
-    settings = Settings(database=database, bot_delay=bot_delay)
+    settings = Settings(database=database, bot_delay=bot_delay, allowed_hosts=())  # by address or localhost
     config = _uvicorn_config(settings, host, port, "warning")
     server = _server(config)
     _stop_cleanly(server)

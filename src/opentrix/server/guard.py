@@ -8,6 +8,8 @@ table codes without end, or queue every message a flooding socket sends.
 
 from __future__ import annotations
 
+import ipaddress
+import json
 import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -232,4 +234,60 @@ class SameOriginWrites:
         await self.app(scope, receive, send)
 
 
-__all__ = ["RateLimiter", "SameOriginWrites", "SecurityHeaders", "TokenBucket", "read_body", "same_origin"]
+def host_name(host: str) -> str:
+    """A Host header's name, without its port or an IPv6 address's brackets, in lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host[1:]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def known_host(host: str, allowed: tuple[str, ...]) -> bool:
+    """Whether a request for ``host`` is one for this server: by address, as localhost, or by a name
+    it was given."""
+    name = host_name(host)
+    if name == "localhost" or name in allowed:
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class KnownHosts:
+    """ASGI middleware answering only requests (and WebSockets) for this server's own names: see
+    ``Settings.allowed_hosts``. A request without a Host header (HTTP/1.0) passes."""
+
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...]) -> None:
+        self.app = app
+        self.allowed = tuple(a.lower() for a in allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            hosts = [v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"host"]
+            host = next((h for h in hosts if not known_host(h, self.allowed)), None)
+            if host is not None:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 4403})  # before accepting: HTTP 403
+                    return
+                body = json.dumps(
+                    {"error": f"this server does not answer to the name {host_name(host)!r}; use its address"}
+                ).encode()
+                headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+                await send({"type": "http.response.start", "status": 421, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+__all__ = [
+    "KnownHosts",
+    "RateLimiter",
+    "SameOriginWrites",
+    "SecurityHeaders",
+    "TokenBucket",
+    "known_host",
+    "read_body",
+    "same_origin",
+]

@@ -94,6 +94,10 @@ class Settings:
     # Largest request body: a create or join request, and an uploaded record for the replay viewer.
     max_body: int = 64_000
     max_record: int = 2_000_000
+    # Host names (besides IP addresses and localhost) the server answers to; None: any. A server only
+    # this machine and its network reach by address (``opentrix play``) sets (): a page of another site
+    # whose name comes to point at 127.0.0.1 (DNS rebinding) would otherwise be the server's own origin.
+    allowed_hosts: tuple[str, ...] | None = None
 
     def without_limits(self) -> Settings:
         """These settings with every rate limit off (benchmarks, a trusted network)."""
