@@ -239,3 +239,41 @@ def test_a_table_loaded_afresh_numbers_its_events_anew() -> None:
     assert state.n == 9
     state.apply({"type": "welcome", "seat": 0, "epoch": "b", "n": 2, "chat": []})
     assert state.n is None and state.epoch == "b"
+
+
+def test_a_bot_of_yours_does_not_count_as_a_person_at_the_table(tmp_path: Path) -> None:
+    """``play_with_bot`` says in its hello that it is a program. In the lobby the hosting never passes
+    to it (it would never start the match); once Lina, the only person, has left a match under way,
+    the table waits for her as for any deserted table, instead of letting the grace period hand her
+    seat to a stand-in and the bots play the match out among themselves; when she is back it goes on."""
+    with live_server(tmp_path, grace=0.3, host_grace=0.3) as server:
+        t = server.create(name="Lina", bots="random", kingdoms=1, seed=KING_AT_0)
+        where = find_table(f"{server.base}/t/{t['id']}")
+        seat = take_seat(where, "Deep (bot)")
+        table = server.app.state.hub.tables[t["id"]]
+
+        async def run() -> TableState:
+            playing = asyncio.create_task(play_with_bot(where, seat.token, RandomBot(seed=3), say=lambda _: None))
+            await until(lambda: bool(table.seats[seat.seat].conns))
+            await asyncio.sleep(1.0)  # past the host's grace: Lina never came, only the bot is here
+            assert table.host_seat == 0
+            lina = TableLink(where, t["token"], lambda m: None)
+            running = asyncio.create_task(lina.run())
+            await asyncio.wait_for(lina.connected.wait(), 10)
+            await asyncio.to_thread(start_match, take_host(t, where))
+            await until(lambda: lina.state.view is not None and lina.state.view.to_act)
+            await lina.close()
+            await running
+            await asyncio.sleep(1.5)  # many grace periods
+            assert table.nobody_back and not table.seats[0].away
+            assert table.match.turn == 0 and not table.match.history  # Lina, the king, has not chosen
+            lina = TableLink(where, t["token"], lambda m: None)
+            helpers = [asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(7)))]
+            state = await asyncio.wait_for(playing, 120)
+            await lina.close()
+            helpers[1].cancel()
+            await asyncio.gather(*helpers, return_exceptions=True)
+            return state
+
+        state = asyncio.run(run())
+        assert state.view is not None and state.view.match_over

@@ -531,3 +531,12 @@ def test_opentrix_play_answers_only_to_its_address_and_localhost(tmp_path: Path)
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(20)
+
+
+async def test_a_hello_whose_bot_flag_is_not_true_or_false_is_refused(server: LiveServer) -> None:
+    t = server.create(name="Lina")
+    async with websockets.connect(f"{server.ws_base}/ws/{t['id']}") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": t["token"], "bot": "yes"}))
+        assert json.loads(await ws.recv()) == {"type": "error", "message": "'bot' must be true or false, not \"yes\""}
+        await ws.send(json.dumps({"type": "hello", "token": t["token"], "bot": False}))  # the hello may come again
+        assert json.loads(await ws.recv())["type"] == "welcome"

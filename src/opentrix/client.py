@@ -226,11 +226,14 @@ class TableLink:
         token: str | None,
         on_message: Callable[[dict[str, Any]], Awaitable[None] | None],
         state: TableState | None = None,
+        bot: bool = False,
     ) -> None:
+        """``bot``: this link is a program playing the seat, not a person (the hello says so)."""
         self.where = where
         self.token = token
         self.on_message = on_message
         self.state = state or TableState()
+        self.bot = bot
         self.connected = asyncio.Event()
         self._ws: Any = None
         self._closed = False
@@ -249,6 +252,8 @@ class TableLink:
                     self._ws = ws
                     self.attempts += 1
                     hello = {"type": "hello", "token": self.token, "last": self.state.n, "epoch": self.state.epoch}
+                    if self.bot:
+                        hello["bot"] = True
                     with contextlib.suppress(websockets.exceptions.ConnectionClosed):
                         await ws.send(json.dumps(hello))  # (refused at once: the reason is read below)
                     async for text in ws:
@@ -411,7 +416,7 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
         if kind in ("update", "catchup", "error"):
             await consider()
 
-    link = TableLink(where, token, on_message, state)
+    link = TableLink(where, token, on_message, state, bot=True)
     runner = asyncio.create_task(link.run())
     finished = asyncio.create_task(done.wait())
     try:

@@ -475,6 +475,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         token = msg.data.get("token")
                         last = msg.data.get("last")
                         epoch = msg.data.get("epoch")
+                        automated = msg.data.get("bot", False)
+                        if not isinstance(automated, bool):
+                            raise BadMessage(f"'bot' must be true or false, not {shown(automated)}")
+                        conn.automated = automated
                         hello = functools.partial(  # the token is read by the table's own task, in turn
                             table.attach,
                             conn,

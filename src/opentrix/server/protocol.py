@@ -2,8 +2,9 @@
 
 Client → server (JSON objects, one per WebSocket text message):
 
-- ``{"type": "hello", "token": str | null, "last": int | null, "epoch": str | null}`` first: the seat
-  token (none for a spectator) and the last event number seen, to catch up after a reconnect.
+- ``{"type": "hello", "token": str | null, "last": int | null, "epoch": str | null, "bot": bool?}``
+  first: the seat token (none for a spectator) and the last event number seen, to catch up after a
+  reconnect; ``bot`` true for a program playing the seat, which does not count as a person there.
 - ``{"type": "act", "action": "QS" | "pass" | "contract queens" | "double KH" | "double QS QH" | "no double" | "claim" |
   "no claim" | 0..66, "seat": int?, "after": int?}``: an action of the sender's seat. ``after``, the
   number ``n`` of the last update the client had seen when it chose, makes a move that crossed a

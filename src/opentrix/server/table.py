@@ -84,6 +84,9 @@ class Connection:
         self.seat: int | None = None
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        # A program playing the seat (``opentrix join --bot`` says so in its hello): it plays, but does
+        # not count as a player being there (a table all its people left waits for them).
+        self.automated = False
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -835,14 +838,14 @@ class Table:
         host = self.seats[self.host_seat]
         if host.conns or host.gone_since is None:
             return None
-        if not any(s.kind == "human" and s.conns for s in self.seats):
+        if not any(self._person_at(s) for s in self.seats):
             return None
         return host.gone_since + self.settings.host_grace
 
     async def _pass_host(self) -> None:
         """The next seated player who is here, in seat order from the host's, becomes the host."""
         order = [(self.host_seat + k) % 4 for k in range(1, 4)]
-        heir = next(s for s in order if self.seats[s].kind == "human" and self.seats[s].conns)
+        heir = next(s for s in order if self._person_at(self.seats[s]))
         try:
             await self.store.run(self.store.storage.set_host, self.id, heir)
         except LeaseLost:
@@ -927,6 +930,16 @@ class Table:
     def all_connections(self) -> list[Connection]:
         return [c for s in self.seats for c in s.conns] + list(self.spectators)
 
+    def _players_here(self) -> bool:
+        """Whether a person is at one of the seats (spectators and programs playing a seat are not)."""
+        return any(self._person_at(s) for s in self.seats)
+
+    @staticmethod
+    def _person_at(state: SeatState) -> bool:
+        """Whether a person has the seat open (a program playing it does not count: it neither keeps a
+        deserted match going nor takes over the hosting of a lobby, which it would never start)."""
+        return state.kind == "human" and any(not c.automated for c in state.conns)
+
     async def attach(self, conn: Connection, token: str | None, last: int | None, epoch: str | None) -> None:
         """A connection says hello: bind it to its token's seat, then catch it up or resync it. The token
         is read here, in the table's turn, so a seat freed (or its token replaced) by a job queued ahead
@@ -943,7 +956,7 @@ class Table:
             state = self.seats[seat]
             state.conns.add(conn)
             state.gone_since = None
-            if self.nobody_back:
+            if self.nobody_back and not conn.automated:
                 self.nobody_back = False
                 now = time.monotonic()
                 for s in self.seats:
@@ -1008,7 +1021,7 @@ class Table:
         keep the table loaded; with nobody at all, ``Hub.sweep`` parks it."""
         if not self.all_connections():
             self.empty_since = time.monotonic()
-        if any(s.conns for s in self.seats) or self.finished or not any(s.kind == "human" for s in self.seats):
+        if self._players_here() or self.finished or not any(s.kind == "human" for s in self.seats):
             return
         self.nobody_back = True
         for s in self.seats:
