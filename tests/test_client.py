@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -277,3 +278,48 @@ def test_a_bot_of_yours_does_not_count_as_a_person_at_the_table(tmp_path: Path) 
 
         state = asyncio.run(run())
         assert state.view is not None and state.view.match_over
+
+
+class Ponderous(Bot):
+    """A bot whose first decision outlasts the table's move timer; quick after that."""
+
+    name = "ponderous"
+
+    def __init__(self) -> None:
+        super().__init__(seed=2)
+        self.calls = 0
+
+    def act(self, view: View, legal: Sequence[int]) -> int:
+        self.calls += 1
+        if self.calls == 1:
+            time.sleep(2.5)
+        return legal[self.rng.randrange(len(legal))]
+
+
+def test_a_bot_of_yours_takes_its_seat_back_from_the_stand_in(tmp_path: Path) -> None:
+    """The move timer ran out while the bot thought: the table's stand-in took the seat, and the bot's
+    late move was not sent. ``play_with_bot`` asks for the seat back, as a player presses Back, and
+    plays on; it was left to the stand-in for the rest of the match."""
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", kingdoms=1, timer=1, seed=KING_AT_0 + 1)
+        where = find_table(f"{server.base}/t/{t['id']}")
+        seat = take_seat(where, "Ponderous (bot)")
+        table = server.app.state.hub.tables[t["id"]]
+        bot = Ponderous()
+
+        async def run() -> None:
+            lina = TableLink(where, t["token"], lambda m: None)
+            helpers = [asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(8)))]
+            await asyncio.wait_for(lina.connected.wait(), 10)
+            playing = asyncio.create_task(play_with_bot(where, seat.token, bot, say=lambda _: None))
+            await until(lambda: bool(table.seats[seat.seat].conns))
+            await asyncio.to_thread(start_match, take_host(t, where))
+            await until(lambda: table.seats[seat.seat].away, 20)  # the timer ran out on the first decision
+            await until(lambda: not table.seats[seat.seat].away, 20)  # asked back
+            await until(lambda: bot.calls >= 3, 30)  # and it plays again
+            playing.cancel()
+            await lina.close()
+            helpers[1].cancel()
+            await asyncio.gather(playing, *helpers, return_exceptions=True)
+
+        asyncio.run(run())

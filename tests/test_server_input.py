@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import random
+import select
 import signal
 import socket
 import subprocess
@@ -520,7 +521,11 @@ def test_opentrix_play_answers_only_to_its_address_and_localhost(tmp_path: Path)
     )
     try:
         assert proc.stdout is not None
-        line = next(line for line in proc.stdout if "your table is at" in line)
+        line = ""
+        while "your table is at" not in line:  # a play that never prints its link fails, not hangs
+            assert select.select([proc.stdout], [], [], 60)[0], "opentrix play printed no link"
+            line = proc.stdout.readline()
+            assert line, "opentrix play ended without a link"
         link = line.split("your table is at ")[1].strip()
         base = link.split("/t/")[0]
         port = base.rsplit(":", 1)[1]

@@ -165,21 +165,24 @@ def test_a_start_the_store_could_not_keep_leaves_the_lobby_as_it_was(
     t = server.create(name="Lina", bots="random")
     code = t["id"]
     storage = server.app.state.hub.storage
-    real = storage.set_status
-    failed: list[str] = []
+    real = storage.update_seats
+    failed: list[object] = []
 
-    def down_once(table_id: str, status: str) -> None:
-        if not failed:
+    def down_once(table_id: str, seats: Any, status: str | None = None) -> None:
+        if status is not None and not failed:
             failed.append(status)
-            raise sa.exc.OperationalError("UPDATE", {}, Exception("server closed the connection unexpectedly"))
-        real(table_id, status)
+            raise sa.exc.OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+        real(table_id, seats, status)
 
-    monkeypatch.setattr(storage, "set_status", down_once)
+    monkeypatch.setattr(storage, "update_seats", down_once)
     start = {"token": t["token"]}
     r = httpx.post(f"{server.base}/api/tables/{code}/start", json=start, timeout=10)
     assert r.status_code >= 500 and failed == ["playing"], r.text
     info = httpx.get(f"{server.base}/api/tables/{code}", timeout=10).json()
     assert info["status"] == "lobby" and [s["kind"] for s in info["seats"]] == ["human", "open", "open", "open"]
+    stored = storage.load_table(code)  # what a restart, or a wake, would show
+    assert stored is not None and stored.status == "lobby"
+    assert [s.kind for s in stored.seats] == ["human", "open", "open", "open"]
     r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Omar"}, timeout=10)
     assert r.status_code == 200 and r.json()["seat"] == 1
     assert httpx.post(f"{server.base}/api/tables/{code}/start", json=start, timeout=10).status_code == 200
@@ -497,8 +500,11 @@ async def test_a_move_that_crossed_a_stand_ins_is_refused_not_played_on_a_later_
             await me.send({"type": "act", "action": legal[0], "after": bad})
             assert (await me.error()).startswith("'after' must be the number of the last event seen (0 or more), not ")
         assert len(server.app.state.hub.tables[t["id"]].match.history) == moves  # nothing was played
+        errors = len(me.errors)
         await me.send({"type": "act", "action": legal[0], "after": me.n})
-        await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0)
+        played = await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0)
+        assert played["event"]["action"] == legal[0] and len(me.errors) == errors  # ours, not a stand-in's
+        assert not played["table"]["seats"][0]["away"]
         assert len(server.app.state.hub.tables[t["id"]].match.history) > moves
         await me.until(lambda m: m["type"] == "update" and me.my_turn())
         await me.send({"type": "act", "action": me.view["legal_actions"][0]})  # no "after": as before

@@ -328,6 +328,14 @@ async def test_mute_hides_a_players_messages_on_this_screen_only(server: LiveSer
     async with app.run_test(size=SIZE) as pilot:
         await until(app, pilot, lambda: "Waiting for the host" in screen_text(app))
         sent = await spy(app, pilot)
+        shown: list[str] = []  # every message line the screen gave, in order
+        say = app.say
+
+        def told(message: Any, *args: Any, **kwargs: Any) -> None:
+            shown.append(str(message))
+            say(message, *args, **kwargs)
+
+        app.say = told  # type: ignore[method-assign]
         await pilot.press("/", *"/mute lina", "enter")
         assert "Lina's messages are hidden here. /unmute Lina shows them again." in screen_text(app)
         await lina_says("buy my card app")
@@ -347,6 +355,7 @@ async def test_mute_hides_a_players_messages_on_this_screen_only(server: LiveSer
         assert "Lina's messages are shown again." in screen_text(app)
         await lina_says("yalla")
         await until(app, pilot, lambda: "Lina: yalla" in screen_text(app))
+        assert not [line for line in shown if "buy my card app" in line]  # taken in before "yalla", never shown
         await pilot.press("/", *"/LOG", "enter")
         await pilot.pause()
         assert "Lina: buy my card app" in screen_text(app) and "Lina: yalla" in screen_text(app)

@@ -334,6 +334,7 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
     done = asyncio.Event()
     acted: tuple[int, ...] | None = None  # the decision whose move the table has
     ready_for: tuple[int, int] | None = None  # the deal whose end has been answered with "next"
+    back_asked: int | None = None  # the update after which the seat was asked back from the stand-in
     told: set[tuple[int, int]] = set()  # the deals whose scores have been said
     refused: dict[tuple[int, ...], int] = {}
     failure: list[str] = []
@@ -356,7 +357,7 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
         return int(action)
 
     async def consider() -> None:
-        nonlocal acted, ready_for
+        nonlocal acted, ready_for, back_asked
         v = state.view
         if v is None or done.is_set():
             return
@@ -372,6 +373,12 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
                 say(f"deal {len(v.history)} over: " + ", ".join(f"{state.name(s)} {scores[s]:+d}" for s in range(4)))
             if ready_for != deal and await link.send({"type": "next"}):
                 ready_for = deal
+            return
+        seats = state.info.get("seats") or []
+        if state.seat is not None and state.seat < len(seats) and seats[state.seat].get("away"):
+            if back_asked != state.n:  # the table's stand-in took the seat (the move timer): take it back
+                back_asked = state.n
+                await link.send({"type": "back"})
             return
         key = decision_key(v)
         if not v.to_act or not v.legal_actions or key == acted or thinking:
@@ -389,7 +396,9 @@ async def play_with_bot(where: TableAddress, token: str, bot: Bot, say: Callable
         try:
             action = v.legal_actions[0] if refused.get(key, 0) == REFUSALS else await decide(v)
             now = state.view
-            still = now is not None and now.to_act and decision_key(now) == key and not done.is_set()
+            # (n is None from a welcome of a table loaded afresh until its first update: the view is old)
+            still = now is not None and now.to_act and decision_key(now) == key and state.n is not None
+            still = still and not done.is_set()
             move = {"type": "act", "action": A.to_str(action), "after": state.n}
             if still and await link.send(move):
                 acted = key

@@ -548,11 +548,14 @@ def play_web(
     The match unfinished last time with the same rules and bots is taken up again, unless ``new``."""
     require_server()
 
+    from .guard import host_name, known_host
     from .hub import NewTable
     from .settings import Settings
 
     url, _ = preflight(database, host, port)
-    settings = Settings(database=database, bot_delay=bot_delay, allowed_hosts=())  # by address or localhost
+    # By address or as localhost only; a name given with --host (myname.local) too.
+    named = () if known_host(host, ()) or host in ("", "0.0.0.0", "::") else (host_name(host),)
+    settings = Settings(database=database, bot_delay=bot_delay, allowed_hosts=named)
     config = _uvicorn_config(settings, host, port, "warning")
     server = _server(config)
     _stop_cleanly(server)

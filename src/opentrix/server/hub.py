@@ -167,7 +167,8 @@ class Hub:
         self.store = AsyncStore(self.storage)
         self.tables: dict[str, Table] = {}
         self.thinkers = thinkers_for(settings.bot_processes)  # where the tables' bots think
-        self.epoch = secrets.token_hex(4)  # this server's part of each table's epoch (``Table.epoch``)
+        self.epoch = secrets.token_hex(4)  # this server's part of each table's epoch (``next_epoch``)
+        self._loads = itertools.count(1)
         self._sweeper: asyncio.Task[None] | None = None
         self._forgot_at = -float("inf")  # when abandoned lobbies were last looked for
         self._leaser: asyncio.Task[None] | None = None
@@ -178,6 +179,11 @@ class Hub:
         self.storage.owner = self.owner
         self._broken: set[str] = set()  # tables whose stored match could not be loaded
         self._parking = asyncio.Lock()  # parking and waking tables, one at a time
+
+    def next_epoch(self) -> str:
+        """A table load's epoch: new at every server start, and at every load within one (a table
+        parked and woken, or put away and opened), so its event numbers are never taken for another's."""
+        return f"{self.epoch}{next(self._loads):x}"
 
     async def startup(self) -> None:
         """Migrate the schema, then take up every table in the lobby or in play that no other server holds."""
@@ -221,7 +227,7 @@ class Hub:
     def _load(self, row: TableRow) -> Table | None:
         """Start playing a stored table this server now holds (None if its match cannot be rebuilt)."""
         try:
-            table = Table(row, self.store, self.settings, self.epoch, self.thinkers)
+            table = Table(row, self.store, self.settings, self.next_epoch(), self.thinkers)
         except Exception:  # one damaged table must not keep the others from being played
             log.exception("table %s could not be loaded; it is left as stored", row.id)
             self._broken.add(row.id)
@@ -413,7 +419,7 @@ class Hub:
                 if await self.store.run(self.storage.load_table, code) is None:
                     raise
                 continue  # the code is taken by a stored table
-            table = Table(row, self.store, self.settings, self.epoch, self.thinkers)
+            table = Table(row, self.store, self.settings, self.next_epoch(), self.thinkers)
             self.tables[code] = table
             table.start_owner()
             return table

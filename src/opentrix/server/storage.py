@@ -259,7 +259,11 @@ class Storage:
                 ],
             )
 
-    def update_seats(self, table_id: str, seats: Iterable[SeatRow]) -> None:
+    def update_seats(self, table_id: str, seats: Iterable[SeatRow], status: str | None = None) -> None:
+        """Write seats, and the table's ``status`` with them if given, in one transaction (a start
+        is both: bots in the open seats, and playing)."""
+        if status is not None and status not in STATUSES:
+            raise ValueError(f"unknown table status {status!r}")
         with self.engine.begin() as conn:
             self._fence(conn, [table_id])
             for s in seats:
@@ -268,7 +272,10 @@ class Storage:
                     .where(seats_t.c.table_id == table_id, seats_t.c.seat == s.seat)
                     .values(kind=s.kind, name=s.name, bot_level=s.bot_level, token_hash=s.token_hash)
                 )
-            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(updated_at=_now()))
+            values: dict[str, Any] = {"updated_at": _now()}
+            if status is not None:
+                values["status"] = status
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(**values))
 
     def set_options(self, table_id: str, options: dict[str, Any]) -> None:
         with self.engine.begin() as conn:

@@ -241,9 +241,7 @@ class Table:
         self.seats = [SeatState(s.seat, s.kind, s.name, s.bot_level, s.token_hash) for s in row.seats]
         self.store = store
         self.settings = settings
-        # Event numbers start again with every load of the table: a server start, and also a table
-        # parked and woken (or put away and opened) in the same server, so each load has its own epoch.
-        self.epoch = f"{epoch}{secrets.token_hex(2)}"
+        self.epoch = epoch  # this load's (``Hub.next_epoch``): event numbers start again with every load
         self.thinkers = thinkers
         self.match = replay_actions(self.rules, self.seed, row.actions)
         # Until one of its players comes (back), a new or taken-up table, or one that everybody left
@@ -597,15 +595,15 @@ class Table:
         if self.status != "playing":
             conn.send(error("the match has not started yet" if self.status == "lobby" else "the match is over"))
             return
+        state = self.seats[seat]
+        if state.away:  # a move, even one too late, says the player is back
+            self._reclaim(state)
         if after is not None and after > self.n:
             conn.send(error(f"'after' names event {after}, which this table has not sent (its last is {self.n})"))
             return
         if after is not None and after < self.acted_n:
             conn.send(error(f"{STALE_MOVE} (event {self.acted_n} came after {after})"))
             return
-        state = self.seats[seat]
-        if state.away:
-            self._reclaim(state)
         try:
             await self._apply(seat, action)
         except IllegalAction as e:
@@ -819,9 +817,8 @@ class Table:
         opened = [s for s in self.seats if s.kind == "open"]
         for s in opened:
             s.kind = "bot"
-        try:
-            await self.store.run(self.store.storage.update_seats, self.id, [s.row() for s in self.seats])
-            await self.store.run(self.store.storage.set_status, self.id, "playing")
+        try:  # one transaction: a lobby is never stored with bots in its open seats
+            await self.store.run(self.store.storage.update_seats, self.id, [s.row() for s in self.seats], "playing")
         except Exception:  # not started: the open seats stay open for friends, and the host may try again
             for s in opened:
                 s.kind = "open"

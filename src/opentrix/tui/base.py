@@ -52,7 +52,8 @@ class TrixApp(App[None]):
         """The terminal is gone. Closing the app writes to it, which can leave Textual's threads waiting
         on each other for ever (seen under load), so the process is ended outright if it has not closed
         by itself within ``HANGUP_GRACE`` seconds. Nothing is lost: a ``--save`` file is written after
-        every move, in the event loop, which this runs in too, so never halfway through one."""
+        every move, atomically (a new file renamed over the old), so an end even halfway through a save
+        leaves the last whole record."""
         watchdog = threading.Timer(HANGUP_GRACE, os._exit, args=(128 + signal.SIGHUP,))
         watchdog.daemon = True
         watchdog.start()

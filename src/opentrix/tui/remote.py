@@ -75,7 +75,9 @@ class RemoteSession:
 
     @property
     def your_turn(self) -> bool:
-        return self.state.view is not None and self.state.view.to_act
+        """(Not between a welcome from a table loaded afresh and its first update: the view is old then,
+        and a move could not say which update it was chosen on.)"""
+        return self.state.view is not None and self.state.view.to_act and self.state.n is not None
 
     def bot_to_act(self) -> int | None:
         return None  # the server's bots play their own seats

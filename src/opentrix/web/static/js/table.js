@@ -267,6 +267,7 @@ export function mountTable(root, code) {
 
   function act(action) {
     if (st.pending) return;
+    if (st.n === null && st.view) return; // a table loaded afresh: its first update (any moment now) replaces this view
     if (!st.connected) { toast(t("table.notsent")); return; } // said, not lost without a word
     st.pending = true;
     send({ type: "act", action, after: st.n }); // a move that crossed a stand-in's is refused, not played later
