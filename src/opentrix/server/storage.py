@@ -314,21 +314,11 @@ class Storage:
                     [{"table_id": t, "idx": i, "seat": s, "action": a} for t, i, s, a in rows],
                 )
         except sa.exc.IntegrityError as e:
-            if self._stored_already(rows):
+            if self.stored_already(rows):
                 return
             raise StorageError(f"action rejected by the store: {e.orig}") from None
 
-    def stored_action(self, table_id: str, idx: int) -> tuple[int, int] | None:
-        """The (seat, action) stored at ``idx`` of a table's moves, or None."""
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                sa.select(actions_t.c.seat, actions_t.c.action).where(
-                    actions_t.c.table_id == table_id, actions_t.c.idx == idx
-                )
-            ).first()
-        return None if row is None else (int(row[0]), int(row[1]))
-
-    def _stored_already(self, rows: Sequence[tuple[str, int, int, int]]) -> bool:
+    def stored_already(self, rows: Sequence[tuple[str, int, int, int]]) -> bool:
         """Whether every row is in the store with the same seat and action at its index."""
         wanted = {(t, i): (s, a) for t, i, s, a in rows}
         with self.engine.connect() as conn:

@@ -505,7 +505,7 @@ class Table:
         through and only the answer was lost). The store is what a restart rebuilds the match from:
         taking such a move back would leave the table a move behind it, and refusing every later one."""
         try:
-            return await self.store.run(self.store.storage.stored_action, self.id, idx) == (seat, action)
+            return await self.store.run(self.store.storage.stored_already, [(self.id, idx, seat, action)])
         except Exception:  # the store still cannot be read: the move stays refused
             return False
 
