@@ -167,22 +167,37 @@ async def until(condition: Any, timeout: float = 10) -> None:
         await asyncio.sleep(0.01)
 
 
-class Wayward(Bot):
+class Quirky(Bot):
+    """A bot that plays at random once its first decisions, where ``quirk`` misbehaves, are past."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed=seed)
+        self.calls = 0
+
+    def act(self, view: View, legal: Sequence[int]) -> int:
+        self.calls += 1
+        quirk = self.quirk(legal)
+        return legal[self.rng.randrange(len(legal))] if quirk is None else quirk
+
+    def quirk(self, legal: Sequence[int]) -> int | None:
+        """The misbehaviour at call ``self.calls``; None: play as usual."""
+        raise NotImplementedError
+
+
+class Wayward(Quirky):
     """A bot being worked on: it fails once, then chooses a card it does not hold, then plays properly."""
 
     name = "wayward"
 
     def __init__(self) -> None:
         super().__init__(seed=1)
-        self.calls = 0
 
-    def act(self, view: View, legal: Sequence[int]) -> int:
-        self.calls += 1
+    def quirk(self, legal: Sequence[int]) -> int | None:
         if self.calls == 1:
             raise RuntimeError("not finished yet")
         if self.calls == 2:
             return next(c for c in range(52) if c not in legal)
-        return legal[self.rng.randrange(len(legal))]
+        return None
 
 
 def test_a_bot_of_yours_that_slips_still_plays_the_match_out(server: LiveServer) -> None:
@@ -280,20 +295,18 @@ def test_a_bot_of_yours_does_not_count_as_a_person_at_the_table(tmp_path: Path) 
         assert state.view is not None and state.view.match_over
 
 
-class Ponderous(Bot):
+class Ponderous(Quirky):
     """A bot whose first decision outlasts the table's move timer; quick after that."""
 
     name = "ponderous"
 
     def __init__(self) -> None:
         super().__init__(seed=2)
-        self.calls = 0
 
-    def act(self, view: View, legal: Sequence[int]) -> int:
-        self.calls += 1
+    def quirk(self, legal: Sequence[int]) -> int | None:
         if self.calls == 1:
             time.sleep(2.5)
-        return legal[self.rng.randrange(len(legal))]
+        return None
 
 
 def test_a_bot_of_yours_takes_its_seat_back_from_the_stand_in(tmp_path: Path) -> None:
