@@ -1405,6 +1405,7 @@ def test_friends_play_again_with_the_rematch_button(browser: Browser, server: Li
     watcher.goto(f"{server.base}/t/{t['id']}?lang=en")
     for page in (lina, omar):
         page.locator("#match-over #rematch").wait_for()
+    watcher.locator("#match-over").wait_for()  # its page may come up after the players'
     assert watcher.locator("#match-over").count() == 1 and watcher.locator("#rematch").count() == 0
     # The standings cover the table's Chat button, so the chat is in them: "well played" is said there.
     lina.click("#dialog-chat summary")

@@ -179,7 +179,7 @@ class RemoteApp(PlayApp):
             task.add_done_callback(self.sending.discard)
 
     def put(self, widget: str, text: Text) -> None:
-        with contextlib.suppress(NoMatches):  # a message that came as the screen closed: nothing to draw on
+        with contextlib.suppress(NoMatches):  # drawn as the screen closes (the status tick): nothing to draw on
             super().put(widget, text)
 
     def tick(self) -> None:
@@ -204,12 +204,18 @@ class RemoteApp(PlayApp):
     async def keep_link(self) -> None:
         """Hold the WebSocket for as long as the screen is open; a table gone for good ends the app."""
         r = self.remote
-        r.link = TableLink(r.where, r.token, self.on_table_message, r.state)
+        r.link = TableLink(r.where, r.token, self.take_message, r.state)
         try:
             await r.link.run()
         except ClientError as e:
             self.failed = str(e)  # said by the command once the screen is closed
             self.exit(return_code=1)
+
+    async def take_message(self, message: dict[str, Any]) -> None:
+        """A message that comes as the screen closes has nothing left to draw on: it is dropped, not
+        a failure of the link's worker (drawing it queries widgets already gone)."""
+        with contextlib.suppress(NoMatches):
+            await self.on_table_message(message)
 
     async def on_table_message(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
