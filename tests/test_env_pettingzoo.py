@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -292,6 +294,52 @@ def test_an_illegal_action_is_named_in_info_for_every_agent() -> None:
     assert "legal actions:" in env.infos[agent]["illegal_action"]
     env.reset(seed=4)  # a new episode starts clean
     assert all(not info for info in env.infos.values())
+
+
+def test_none_is_only_the_step_of_an_agent_whose_episode_is_over() -> None:
+    """``step(None)`` for an agent still playing is refused with the raw env's error, also under
+    ``python -O`` (PettingZoo's own check of it is an ``assert``, and past it NumPy's "truth value of
+    an array" message)."""
+    script = (
+        "from opentrix.env import trix_v0\n"
+        "e = trix_v0.env(seed=0); e.reset(seed=0)\n"
+        "try:\n    e.step(None)\nexcept trix_v0.IllegalActionError as err:\n    print('refused:', err)\n"
+    )
+    for flags in ([], ["-O"]):
+        done = subprocess.run([sys.executable, *flags, "-c", script], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and "refused: player_" in done.stdout, (flags, done.stdout, done.stderr)
+        assert "action ids are ints from 0 to 92" in done.stdout
+    env = trix_v0.env(mode="deal")
+    env.reset(seed=0)
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))  # an illegal card ends it for everyone
+    for _ in env.possible_agents:
+        env.step(None)  # and then None is every agent's step
+    assert not env.agents
+
+
+def test_an_illegal_action_leaves_the_deal_scores_not_yet_shown() -> None:
+    """The wrapper's ``illegal_agent`` is added to each ``info``: a finished deal's scores that an agent
+    has not seen yet (they stay until its next turn) are not wiped by someone else's illegal move."""
+    env = trix_v0.env(mode="match", rules="classic")
+    env.reset(seed=5)
+    rng = random.Random(5)
+    raw = env.unwrapped
+    while True:
+        before = len(raw.match.summaries)
+        obs, *_ = env.last()
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        if len(raw.match.summaries) > before and raw.match.summaries[-1].thrown_in is None:
+            break
+    scores = raw.match.summaries[-1].scores
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    offender = env.agent_selection
+    for a in env.possible_agents:
+        info = env.infos[a]
+        assert info["illegal_agent"] == offender and ("illegal_action" in info) == (a == offender)
+        if a != offender:
+            assert info["deal_scores"] == scores, a
 
 
 def test_in_partnership_each_seat_is_paid_its_teams_score() -> None:

@@ -289,18 +289,21 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
         if self._terminated and not already:  # this action was refused; the match never saw it
             raw = self.unwrapped
             why = str(illegal_action_error(raw.match, action, agent))
-            for a in raw.agents:
-                raw.infos[a] = {"illegal_agent": agent} | ({"illegal_action": why} if a == agent else {})
+            for a in raw.agents:  # added to what is there: a deal's scores not yet shown stay
+                raw.infos[a] = raw.infos[a] | {"illegal_agent": agent} | ({"illegal_action": why} if a == agent else {})
 
 
 class ActionIdWrapper(wrappers.BaseWrapper[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """Refuses what is not an action id (``True``, ``1.0``, ``"3"``, ``93``, ``-1``) with the raw env's
     own error: PettingZoo's wrappers let ``True`` through (it is in a ``Discrete`` space) and then fail
     on it with NumPy's "truth value of an array" message, and leave ids out of range to an ``assert``
-    (gone under ``python -O``, where ``-1`` would read the mask's last entry)."""
+    (gone under ``python -O``, where ``-1`` would read the mask's last entry). ``None`` is the step of
+    an agent whose episode is over, and an error for one still playing."""
 
     def step(self, action: int | None) -> None:
-        if action is not None and not (is_action_id(action) and 0 <= int(action) < A.NUM_ACTIONS):
+        agent = self.agent_selection
+        over = self.terminations.get(agent, False) or self.truncations.get(agent, False)
+        if not (action is None and over) and not (is_action_id(action) and 0 <= int(action) < A.NUM_ACTIONS):
             raise illegal_action_error(self.unwrapped.match, action, self.agent_selection)
         super().step(action)
 
