@@ -179,6 +179,8 @@ async def test_typing_out_of_turn_and_hurrying_the_bots() -> None:
         assert "pause 30s" in screen_text(app)  # slower than the longest step: never faster
         await pilot.press("greater_than_sign")
         assert "pause 2.5s" in screen_text(app)  # the longest step below 30 s
+        await pilot.press("less_than_sign")
+        assert "pause 30s" in screen_text(app)  # and back: the pause given is one of the steps
         while s.bot_to_act() is not None:
             before = len(s.match.history)
             await pilot.press("space")

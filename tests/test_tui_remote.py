@@ -162,6 +162,11 @@ def test_join_says_what_is_wrong(server: LiveServer, seats_file: Path) -> None:
     assert out.exit_code == 2 and "--seat" in out.output
     out = runner.invoke(cli_app, ["join", "http://127.0.0.1:9/t/ABCD", "--name", "O"])
     assert out.output == "opentrix join: cannot reach 127.0.0.1:9: Connection refused\n"
+    out = runner.invoke(cli_app, ["join", "http://127.0.0.1:99999/t/ABCD", "--name", "O"])
+    assert out.exit_code == 1 and "has no valid port (a port is a number from 1 to 65535)" in out.output
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--watch", "--seat", "1", "--name", "O"])
+    assert out.exit_code == 2
+    assert out.output == "opentrix join: --watch takes no seat, so --seat, --name cannot go with it\n"
     # Without a terminal the screen cannot open: said, and no seat is taken on the way
     out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--name", "Omar"])
     assert "reads keys from a terminal" in out.output and out.exit_code == 2
@@ -369,6 +374,31 @@ async def test_mute_hides_a_players_messages_on_this_screen_only(server: LiveSer
     await lina.close()
 
 
+async def test_the_lobby_keeps_the_chat_line_on_the_smallest_screen(server: LiveServer) -> None:
+    """At 60×20, the least the client draws on, the lobby's rows (seats, invite, prompt, a message of
+    two lines) used to push the line you type on below the bottom edge; and the line says, before
+    Enter, whether what is typed goes to the table or stays on this screen."""
+    t = server.create(name="Lina", bots="easy", kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    omar = take_seat(where, "Omar")
+    app = RemoteApp(RemoteSession(where, omar), Glyphs(ascii=False))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await until(app, pilot, lambda: "Waiting for the host" in screen_text(app))
+        assert "(an easy bot if nobody sits)" in screen_text(app)
+        await pilot.press("enter")  # a message that wraps: "The host starts the match; …"
+        await until(app, pilot, lambda: "The host starts the match" in screen_text(app))
+        await pilot.press("/")
+        await pilot.pause()
+        rows = screen_text(app).splitlines()
+        assert any(r.startswith("chat> ") and "/log" in r for r in rows), "\n".join(rows)
+        await pilot.press("/", *"log")
+        await pilot.pause()
+        assert "for this screen only, not sent" in screen_text(app)
+        await pilot.press("backspace", "backspace", "backspace", "backspace", *"hello")
+        await pilot.pause()
+        assert "chat> hello" in screen_text(app) and "Enter sends" in screen_text(app)
+
+
 async def test_slash_writes_to_the_table_and_friends_read_it(server: LiveServer) -> None:
     """ "/" opens the chat line: every key goes into it (a word there plays no card), Enter sends it, and
     the friend's message comes back on the message line; Escape drops a line unsent."""
@@ -476,7 +506,7 @@ def test_a_bot_that_sees_every_hand_is_never_seated(server: LiveServer) -> None:
     out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--bot", "genius"])
     assert out.exit_code == 2 and "unknown bot 'genius'" in out.output
     out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--bot", "basic", "--watch"])
-    assert out.exit_code == 2 and "--bot and --watch do not go together" in out.output
+    assert out.exit_code == 2 and "--watch takes no seat, so --bot cannot go with it" in out.output
     host_link = f"{server.base}/t/{t['id']}#seat=0&token={t['token']}"
     out = runner.invoke(cli_app, ["join", host_link, "--bot", "basic"])  # Lina's seat, under her name
     assert out.exit_code == 1 and "a bot takes an open seat: give the table's invite link" in out.output

@@ -97,6 +97,10 @@ def _base(server: str) -> str:
     parts = urlsplit(server)
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise ClientError(f"{server!r} is not a server address (http://host:port)")
+    try:
+        parts.port  # noqa: B018 (urllib checks the port only when asked)
+    except ValueError:
+        raise ClientError(f"{server!r} has no valid port (a port is a number from 1 to 65535)") from None
     return f"{parts.scheme.lower()}://{parts.netloc}{parts.path}"
 
 

@@ -81,10 +81,11 @@ def join(
     """
     from . import require_terminal, require_textual
 
+    if watch and (bot is not None or seat is not None or name is not None):
+        given = ", ".join(f for f, v in (("--bot", bot), ("--seat", seat), ("--name", name)) if v is not None)
+        typer.echo(f"opentrix join: --watch takes no seat, so {given} cannot go with it", err=True)
+        raise typer.Exit(2)
     if bot is not None:
-        if watch:
-            typer.echo("opentrix join: a bot plays a seat; --bot and --watch do not go together", err=True)
-            raise typer.Exit(2)
         join_with_bot(link, server, bot, name, seat)
         return
     require_textual()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -146,6 +147,7 @@ class PlayApp(TrixApp):
         self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]  # -narrow hides the score panel
         self.session = session
         self.pause = pause
+        self.pauses = tuple(sorted({*PAUSES, pause}))  # < and > step through these; --pause is one of them
         self.typed = ""
         self.cursor = 0
         self.message = Text()
@@ -223,14 +225,15 @@ class PlayApp(TrixApp):
         self.put("#message", self.message)
         entry = Text("> ", style="dim") + Text(self.typed, style="bold") + Text("▏" if not self.g.ascii else "_")
         self.put("#entry", entry)
-        self.fit(header, v)
+        self.fit(header, lambda width, compact: self.prompt(v, width, compact))
 
     def rows(self, text: Text, width: int) -> int:
         """How many rows ``text`` takes on screen at ``width`` columns."""
         return len(self.g.plain(text).wrap(self.console, width)) if text.plain else 0
 
-    def fit(self, header: Text, v: View) -> None:
-        """Draw the prompt, and keep it, the message and what you type on screen when rows run short.
+    def fit(self, header: Text, prompt_at: Callable[[int, bool], Text]) -> None:
+        """Draw the prompt (``prompt_at(width, compact)``), and keep it, the message and what you type
+        on screen when rows run short.
 
         A long question (sixteen doubling answers) or a short terminal would otherwise push them below
         the bottom edge, where refusals go unseen: the blank rows around the table go first, then the
@@ -240,14 +243,14 @@ class PlayApp(TrixApp):
         """
         width, height = self.size
         if width <= 0 or height <= 0:
-            self.put("#prompt", self.prompt(v, width or 80))
+            self.put("#prompt", prompt_at(width or 80, False))
             return
         # header, status, table, hand and the typed line; the prompt, the message and spare rows share the rest
         room = height - (min(2, self.rows(header, width)) + 1 + 11 + 1 + 1)
         message_rows = max(1, self.rows(self.message, width))
-        prompt = self.prompt(v, width)
+        prompt = prompt_at(width, False)
         if max(2, self.rows(prompt, width)) + message_rows > room:
-            prompt = self.prompt(v, width, compact=True)
+            prompt = prompt_at(width, True)
         prompt_rows = max(2, self.rows(prompt, width))
         message_rows = min(message_rows, max(1, room - prompt_rows))
         prompt_rows = min(prompt_rows, max(1, room - message_rows))
@@ -591,11 +594,11 @@ class PlayApp(TrixApp):
         self.hurry.set()
 
     def action_faster(self) -> None:
-        self.pause = max((p for p in PAUSES if p < self.pause), default=PAUSES[0])
+        self.pause = max((p for p in self.pauses if p < self.pause), default=self.pauses[0])
         self.refresh_table()
 
     def action_slower(self) -> None:
-        self.pause = min((p for p in PAUSES if p > self.pause), default=max(self.pause, PAUSES[-1]))  # never faster
+        self.pause = min((p for p in self.pauses if p > self.pause), default=self.pauses[-1])
         self.refresh_table()
 
     def action_scores(self) -> None:

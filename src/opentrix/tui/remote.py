@@ -573,7 +573,8 @@ class RemoteApp(PlayApp):
             super().refresh_table()
             self.put_chat_line()
             return
-        self.put("#header", Text(f"opentrix · table {self.remote.where.code}", style="bold"))
+        header = Text(f"opentrix · table {self.remote.where.code}", style="bold")
+        self.put("#header", header)
         self.put("#status", self.status_line())
         self.put("#table", self.lobby_text())
         self.put("#scores", Text(""))
@@ -586,10 +587,10 @@ class RemoteApp(PlayApp):
             prompt = Text("You are watching; the host starts the match.")
         else:
             prompt = Text("Waiting for the host to start the match…", style="dim")
-        self.put("#prompt", prompt)
         self.put("#message", self.message)
         self.put("#entry", Text(""))
         self.put_chat_line()
+        self.fit(header, lambda width, compact: prompt)  # as at the table: the line you type on stays
 
     def put_chat_line(self) -> None:
         if self.chat_text is None:
@@ -597,9 +598,13 @@ class RemoteApp(PlayApp):
         room = max(10, self.size.width - 30)
         shown = self.chat_text if len(self.chat_text) <= room else self.g.ellipsis() + self.chat_text[-room + 1 :]
         cursor = "▏" if not self.g.ascii else "_"
-        line = (
-            Text("chat> ", style="bold") + Text(shown) + Text(cursor) + Text("  Enter sends · Esc drops", style="dim")
-        )
+        if not self.chat_text:  # the line's own commands begin with a "/" of their own: "//log"
+            hint = "  a message, or /log · /mute NAME · Esc drops"
+        elif self.chat_text.startswith("/") and not self.chat_text.startswith("//"):
+            hint = "  Enter: for this screen only, not sent · Esc drops"
+        else:
+            hint = "  Enter sends · Esc drops"
+        line = Text("chat> ", style="bold") + Text(shown) + Text(cursor) + Text(hint, style="dim")
         self.put("#entry", line)
 
     def lobby_text(self) -> Text:
@@ -611,7 +616,8 @@ class RemoteApp(PlayApp):
         for seat, info in enumerate(s.info.get("seats") or []):
             name = self.remote.name(seat)
             if info.get("kind") == "open":
-                name = f"open (a {info.get('level')} bot if nobody sits)"
+                level = str(info.get("level"))
+                name = f"open ({'an' if level[:1] in 'aeiou' else 'a'} {level} bot if nobody sits)"
             elif info.get("kind") == "bot":
                 name = f"bot ({info.get('level')})"
             marks = " · host" if seat == s.info.get("host_seat") else ""
