@@ -165,6 +165,15 @@ def test_a_person_cannot_take_a_bots_name() -> None:
     assert clean_name("bot hard") == "bot hard"
 
 
+def test_a_person_cannot_be_called_you() -> None:
+    """Every screen shows a player's own seat as "You" ("أنت"): a friend so named would be read by the
+    others as themselves (two "You" rows in the scores)."""
+    for name in ("You", "you", " YOU ", "Ｙou", "أنت"):
+        with pytest.raises(TableError, match="is how each player's own seat is shown; choose another name"):
+            clean_name(name)
+    assert clean_name("Youssef") == "Youssef" and clean_name("You too") == "You too"
+
+
 def test_names_are_cleaned_and_refused_through_the_api(server: LiveServer) -> None:
     for name, why in (("\u200b\u200b", "visible character"), ("bot:hard", "cannot begin with 'bot:'")):
         r = httpx.post(f"{server.base}/api/tables", json={"name": name}, timeout=10)
@@ -177,6 +186,17 @@ def test_names_are_cleaned_and_refused_through_the_api(server: LiveServer) -> No
     assert r.status_code == 200, r.text
     seats = server.info(t["id"])["seats"]
     assert [seats[0]["name"], seats[2]["name"]] == ["Lina", "Omar"]
+    # the refusals a player meets carry a code and its params, for a page to say them in its language
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "YOU"}, timeout=10)
+    assert (r.status_code, r.json()["code"], r.json()["params"]) == (400, "name_you", {"name": "YOU"})
+    r = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Sami", "seat": 2}, timeout=10)
+    assert (r.status_code, r.json()["code"], r.json()["error"]) == (400, "seat_taken", "seat 2 is already taken")
+    r = httpx.get(f"{server.base}/api/tables/QQQQQQ", timeout=10)
+    assert (r.status_code, r.json()["code"], r.json()["params"]) == (404, "no_table", {"code": "QQQQQQ"})
+    r = httpx.post(f"{server.base}/api/tables/QQQQQQ/join", json={"name": "Sami"}, timeout=10)
+    assert (r.status_code, r.json()["code"], r.json()["error"]) == (404, "no_table", "no table 'QQQQQQ'")
+    r = httpx.post(f"{server.base}/api/tables", json={"rules": "nope"}, timeout=10)
+    assert r.status_code == 400 and "code" not in r.json()  # one for whoever wrote the request: English only
 
 
 # -- a killed server is seen as gone ------------------------------------------------------------------

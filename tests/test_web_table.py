@@ -2193,3 +2193,95 @@ def test_trix_layouts_on_a_phone_use_the_felt(browser: Browser, server: LiveServ
     shot(page, f"trix-{device}-01-layouts")
     assert not errors, errors
     page.context.close()
+
+
+NARROW_PHONE: dict[str, Any] = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
+
+
+def test_a_long_name_keeps_to_a_phones_width_and_a_bot_never_shares_a_players_name(
+    browser: Browser, server: LiveServer
+) -> None:
+    """A 40-letter name without a space (the form allows it) widened the lobby's seat grid past a phone's
+    screen, and the scores' columns past their panel; a friend called Karim sat beside a bot called
+    Karim, who could not be told apart."""
+    errors: list[str] = []
+    long_name = "W" * 40
+    t = server.create(name=long_name, bots="random", kingdoms=1, seed=king_seed(1))
+    friend = new_page(browser, NARROW_PHONE, errors)
+    friend.goto(f"{server.base}/t/{t['id']}?lang=en")
+    friend.locator("[data-testid=lobby]").wait_for()
+    fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
+    assert friend.evaluate(fits), friend.evaluate("document.documentElement.scrollWidth")
+    shot(friend, "long-name-phone-lobby")
+    friend.fill("#join-name", "Karim")
+    friend.click("[data-cmd=take][data-seat='3']")  # the seat whose bot is called Karim
+    friend.wait_for_selector("#join-name", state="detached")
+    host = new_page(browser, DESKTOP, errors)
+    host.goto(seat_url(server, t))
+    host.locator("[data-lobby-seat='3'] .who").wait_for()
+    who = [host.locator(f"[data-lobby-seat='{s}'] .who").inner_text() for s in range(4)]
+    assert who[3] == "Karim" and "Karim" not in who[:3], who
+    host.click("[data-cmd=start]")
+    friend.wait_for_selector("[data-testid=board]")
+    friend.click("[data-cmd=scores]")
+    friend.wait_for_selector("#scores-drawer table.scores")
+    assert friend.evaluate(fits)
+    inside = "() => { const t = document.querySelector('#scores-drawer table.scores');"
+    inside += " return t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right + 1; }"
+    assert friend.evaluate(inside)
+    shot(friend, "long-name-phone-scores")
+    assert host.locator("text=Karim (").count() == 0  # no bot at the table goes by the friend's name
+    assert not errors, errors
+    friend.context.close()
+    host.context.close()
+
+
+def test_the_servers_refusals_are_in_the_pages_language_and_a_typed_code_is_cleaned(
+    browser: Browser, server: LiveServer
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/ZZZZZZ?lang=ar")
+    page.wait_for_selector("text=لا توجد طاولة 'ZZZZZZ'")
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    page.goto(f"{server.base}/t/{t['id']}?lang=ar")
+    page.fill("#join-name", "You")
+    page.click("[data-cmd=take][data-seat='1']")
+    page.wait_for_selector("text=«You» هو ما يظهر لكل لاعب مكان اسمه")
+    page.goto(f"{server.base}/?lang=en")
+    code = t["id"]
+    page.fill("#code", f" {code[:3].lower()} {code[3:].lower()} ")  # read out over the phone, with a space
+    page.press("#code", "Enter")
+    page.wait_for_function("c => location.pathname === '/t/' + c", arg=code)
+    page.goto(f"{server.base}/?lang=en")
+    page.fill("#code", f"http://192.168.1.20:8000/t/{code}")  # or the whole invite link pasted
+    page.press("#code", "Enter")
+    page.wait_for_function("c => location.pathname === '/t/' + c", arg=code)
+    page.goto(f"{server.base}/?lang=en")
+    page.fill("#code", "../api")
+    page.press("#code", "Enter")
+    page.wait_for_selector("#toast >> text=no table '../API'")
+    assert page.evaluate("location.pathname") == "/"
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_question_moves_clear_of_a_side_panel_opened_beside_it(browser: Browser, server: LiveServer) -> None:
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", start=True, seed=king_seed(0))
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(seat_url(server, t))
+    page.wait_for_selector("#contract-dialog")
+    for cmd, drawer in (("rules", "#rules-drawer"), ("scores", "#scores-drawer")):
+        page.click(f"[data-cmd={cmd}]")
+        dialog, box = boxes(page, "#contract-dialog", drawer)
+        assert not overlaps(dialog, box), (cmd, dialog, box)
+        shot(page, f"question-beside-{cmd}")
+        page.click(f"[data-cmd={cmd}]")
+        page.wait_for_selector(drawer, state="detached")
+    centred = boxes(page, "#contract-dialog")[0]
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert abs(centred["x"] + centred["width"] / 2 - width / 2) < 40  # back in the middle once it is closed
+    assert page.locator("[data-cmd=invite]").inner_text() == "Watch link"  # every seat is played: one watches
+    assert not errors, errors
+    page.context.close()

@@ -42,8 +42,15 @@ REPLAYS_KEPT = 64  # finished matches' replays kept ready (a few MB at most)
 MAX_OFFSET = 1 << 40  # the history's offset: far past any match, within every database's integers
 
 
-def _bad(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _bad(
+    message: str, status: int = 400, code: str | None = None, params: dict[str, Any] | None = None
+) -> JSONResponse:
+    """An error answer: ``error`` for people, and for the refusals a page translates its ``code`` and
+    the ``params`` of its text."""
+    body: dict[str, Any] = {"error": message}
+    if code is not None:
+        body["code"], body["params"] = code, params or {}
+    return JSONResponse(body, status_code=status)
 
 
 def _loopback(conn: Request | WebSocket) -> bool:
@@ -216,7 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return _bad(str(exc), exc.status)
+        return _bad(str(exc), exc.status, exc.code, exc.params)
 
     @app.exception_handler(sa.exc.DBAPIError)
     async def store_down(request: Request, exc: sa.exc.DBAPIError) -> JSONResponse:
@@ -295,7 +302,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse(await table.call(_async(table.summary)))
         row = await hub.stored(hub.storage.load_table, code)
         if row is None:
-            return _bad(f"no table {code!r}", 404)
+            return _bad(f"no table {code!r}", 404, "no_table", {"code": code})
         return JSONResponse(await asyncio.to_thread(stored_summary, row))
 
     @app.post("/api/tables/{code}/join")
@@ -306,7 +313,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         data = await _json_body(request, settings.max_body)
         name = data.get("name")
         if not isinstance(name, str):
-            raise TableError("give your name")
+            raise TableError("give your name", "name_missing")
         try:
             seat_wanted = parse_seat(data.get("seat"))
         except BadMessage as e:
@@ -436,7 +443,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.close(code=4429)
             return
         if table is None:
-            await ws.send_text(error_message((await hub.missing(code))[0]))
+            why, _, why_code, params = await hub.missing(code)
+            await ws.send_text(error_message(why, why_code, params))
             await ws.close(code=4404)  # the page then shows the stored match, if there is one
             return
         conn = Connection(ws.send_text, ws.close)

@@ -125,21 +125,31 @@ def _emoji_end(c: str) -> bool:
     return unicodedata.category(c) == "So" or c == "\ufe0f" or "\U0001f3fb" <= c <= "\U0001f3ff"
 
 
+RESERVED_NAMES = ("you", "أنت")
+
+
 def clean_name(name: str) -> str:
     """A player's name as stored and shown, or TableError saying what is wrong with it."""
     visible = _visible(name)
     if not visible.strip() and len(visible) < len(name):
-        raise TableError("a name needs a visible character (invisible ones, such as zero-width spaces, are left out)")
+        invisible = "a name needs a visible character (invisible ones, such as zero-width spaces, are left out)"
+        raise TableError(invisible, "name_invisible")
     name = " ".join(visible.split())
     if not name or len(name) > 40:
-        raise TableError("a name has 1 to 40 characters")
+        raise TableError("a name has 1 to 40 characters", "name_length")
     # Control characters and lone surrogates (JSON's "\u0000", "\ud800") cannot be stored: PostgreSQL
     # refuses NUL and no database encodes a surrogate, so they made a 500 instead of a message.
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-        raise TableError("a name cannot contain control characters")
+        raise TableError("a name cannot contain control characters", "name_control")
+    # Every screen shows a player's own seat as "You" ("أنت" in Arabic): another player so named would
+    # be taken for oneself.
+    if unicodedata.normalize("NFKC", name).casefold() in RESERVED_NAMES:
+        raise TableError(f"{name!r} is how each player's own seat is shown; choose another name", "name_you", name=name)
     # Records name a bot seat "bot:<level>" (``player_name``): a person so named would pass for a bot there.
     if unicodedata.normalize("NFKC", name)[:4].casefold() == "bot:":  # "Bot：hard" (a full-width colon) too
-        raise TableError("a player's name cannot begin with 'bot:' (that is how bots are named in the records)")
+        raise TableError(
+            "a player's name cannot begin with 'bot:' (that is how bots are named in the records)", "name_bot"
+        )
     return name
 
 
@@ -330,9 +340,10 @@ class Hub:
             row = await self.store.run(self.storage.wake, table_id.upper(), self.owner, self.settings.lease)
             return None if row is None else self._load(row)
 
-    async def missing(self, table_id: str) -> tuple[str, int]:
-        """Why a table is not here, and the HTTP status that says it: there is none (404), its match is
-        over and put away (409), or another server on the same store plays it (409)."""
+    async def missing(self, table_id: str) -> tuple[str, int, str | None, dict[str, str]]:
+        """Why a table is not here, the HTTP status that says it, and the message's code and its
+        params for a page to translate: there is none (404), its match is over and put away (409), or
+        another server on the same store plays it (409, a message for whoever runs the servers)."""
         status = await self.stored(self.storage.status, table_id)
         if status in ("lobby", "playing"):
             why = f"table {table_id!r} is played by another opentrix server using this database"
@@ -340,10 +351,11 @@ class Hub:
                 k, n = self.settings.shard or (0, 1)
                 starts = " ".join(first_characters(self.settings.shard))
                 why += f" (this is server {k} of {n}, for the codes that start with {starts}: the proxy sent it here)"
-            return why, 409
+            return why, 409, None, {}
         if status == "finished":
-            return f"the match at table {table_id.upper()!r} is over; its record stays at /t/{table_id.upper()}", 409
-        return f"no table {table_id!r}", 404
+            code = table_id.upper()
+            return f"the match at table {code!r} is over; its record stays at /t/{code}", 409, "over", {"code": code}
+        return f"no table {table_id!r}", 404, "no_table", {"code": table_id}
 
     async def stored(self, read: Callable[[str], T], table_id: str) -> T | None:
         """``read`` from the store for table ``table_id``; None, without asking, for a code no stored table

@@ -104,5 +104,8 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
-def error(message: str) -> str:
-    return dumps({"type": "error", "message": message})
+def error(message: str, code: str | None = None, params: dict[str, Any] | None = None) -> str:
+    """An ``error`` message; those a page translates carry a ``code`` and the ``params`` of the text."""
+    if code is None:
+        return dumps({"type": "error", "message": message})
+    return dumps({"type": "error", "message": message, "code": code, "params": params or {}})

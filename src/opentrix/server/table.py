@@ -60,9 +60,16 @@ def token_hash(token: str) -> str:
 
 class TableError(Exception):
     """A request the table refuses (seat taken, wrong token, not the host…); the text is for the user.
-    ``status`` is the HTTP status an API request answers with."""
+    ``status`` is the HTTP status an API request answers with. The refusals a player meets in the
+    ordinary course have a ``code`` (and the ``params`` of its text), with which a page shows the
+    message in its own language; the English text goes along for every other client."""
 
     status = 400
+
+    def __init__(self, message: str, code: str | None = None, **params: str | int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class MatchOver(TableError):
@@ -710,16 +717,16 @@ class Table:
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Take an open seat in the lobby; returns the seat and its secret token."""
         if self.status == "finished":
-            raise MatchOver("the match is over; you can look through it")
+            raise MatchOver("the match is over; you can look through it", "match_over")
         if self.status != "lobby":
-            raise TableError("the match has already started; you can watch it")
+            raise TableError("the match has already started; you can watch it", "started")
         free = [s.seat for s in self.seats if s.kind == "open"]
         if not free:
-            raise TableError("every seat is taken")
+            raise TableError("every seat is taken", "full")
         if seat is None:
             seat = free[0]
         elif seat not in free:
-            raise TableError(f"seat {seat} is already taken")
+            raise TableError(f"seat {seat} is already taken", "seat_taken", seat=seat)
         name = self._distinct(name)
         token = new_token()
         state = self.seats[seat]

@@ -10,7 +10,11 @@ export async function api(path, body) {
   const res = await fetch(path, init);
   let data = null;
   try { data = await res.json(); } catch { data = null; }
-  if (!res.ok) throw new Error((data && (data.error || data.detail)) || `HTTP ${res.status}`);
+  if (!res.ok) {
+    const err = new Error((data && (data.error || data.detail)) || `HTTP ${res.status}`);
+    if (data && typeof data.code === "string") { err.code = data.code; err.params = data.params || {}; }
+    throw err;
+  }
   return data;
 }
 

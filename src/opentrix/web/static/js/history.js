@@ -17,8 +17,13 @@ function rulesText(rules) {
   return `${t(`preset.${rules.preset}`)}${extra.length ? ` (${extra.join(t("list.sep"))})` : ""}`;
 }
 
-function playerText(name, s) {
-  if (name.startsWith("bot:")) return t("seat.bot", { name: botName(s), level: t(`level.${name.slice(4)}`) });
+/** The people among a record's players (bots are named "bot:<level>"). */
+function people(players) {
+  return players.filter((p) => p && !p.startsWith("bot:"));
+}
+
+function playerText(name, s, players) {
+  if (name.startsWith("bot:")) return t("seat.bot", { name: botName(s, people(players)), level: t(`level.${name.slice(4)}`) });
   return name;
 }
 
@@ -30,7 +35,7 @@ export function mountHistory(root) {
     if (!data) { root.innerHTML = `<div class="page"><p>${t("table.waiting")}</p></div>`; return; }
     const rows = data.matches.map((m) => {
       const when = new Date(m.finished_at).toLocaleString(lang === "ar" ? "ar" : undefined);
-      const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(playerText(p, s))}</span>`).join(t("list.sep"));
+      const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(playerText(p, s, m.players))}</span>`).join(t("list.sep"));
       // each number kept left to right (an Arabic page would show 25- for -25), the list in seat order and
       // in the page's direction, as the players' names run
       const totals = m.totals.map((x, s) => `<bdi dir="ltr">${m.winners.includes(s) ? `<b>${x}</b>` : String(x)}</bdi>`).join(" / ");

@@ -2,7 +2,7 @@
 
 import { api, markSeatDone, navigate, savedTables, saveSeat, toast } from "./api.js";
 import { cardHTML } from "./cards.js";
-import { botName, escapeHtml, t } from "./i18n.js";
+import { botName, errorText, escapeHtml, t } from "./i18n.js";
 
 const PRESETS = ["classic", "wikipedia", "denexa", "online", "complex"];
 const LEVELS = ["easy", "medium", "hard"];
@@ -70,7 +70,7 @@ export function mountHome(root) {
         </form>
         <form class="panel" id="join-form">
           <h2>${t("home.join")}</h2>
-          <label class="field">${t("home.code")}<input type="text" id="code" maxlength="8" autocapitalize="characters" style="text-transform:uppercase;letter-spacing:.15em"></label>
+          <label class="field">${t("home.code")}<input type="text" id="code" maxlength="300" autocapitalize="characters" spellcheck="false" style="text-transform:uppercase;letter-spacing:.15em"></label>
           <button class="btn" type="submit">${t("home.joinbtn")}</button>
         </form>
       </div></div>`;
@@ -88,11 +88,19 @@ export function mountHome(root) {
     };
   }
 
+  /** The code typed or pasted: read out with spaces or dashes ("4CK HS9"), or the whole invite link. */
+  function tableCode(typed) {
+    const link = typed.match(/\/t\/([^/?#\s]+)/);
+    return (link ? link[1] : typed).replace(/[\s-]+/g, "").toUpperCase();
+  }
+
   async function onSubmit(e) {
     e.preventDefault();
     if (e.target.id === "join-form") {
-      const code = root.querySelector("#code").value.trim().toUpperCase();
-      if (code) navigate(`/t/${code}`);
+      const code = tableCode(root.querySelector("#code").value);
+      if (!code) return;
+      if (/^[A-Z0-9]+$/.test(code)) navigate(`/t/${code}`);
+      else toast(t("table.none", { code })); // no code has other characters: not asked, not counted as a miss
       return;
     }
     const start = e.submitter ? e.submitter.dataset.start === "1" : true;
@@ -116,7 +124,7 @@ export function mountHome(root) {
       saveSeat(res.id, res.seat, res.token);
       navigate(`/t/${res.id}`);
     } catch (err) {
-      toast(err.message);
+      toast(errorText(err));
     }
   }
 

@@ -67,7 +67,7 @@ const STRINGS = {
     "tiebreak.extra_koh_deal": "Tied for the lead: one more King of Hearts deal decides the match.",
     "tiebreak.extra_kingdom": "Tied for the lead: a further kingdom decides the match.",
     "rules.doubling": "doubling", "rules.nodoubling": "no doubling", "rules.partnership": "partnership", "rules.individual": "each for himself", "rules.hints": "hints allowed",
-    "rules.kingdoms": "{n} kingdoms", "rules.kingdoms.one": "one kingdom", "table.invite": "Invite",
+    "rules.kingdoms": "{n} kingdoms", "rules.kingdoms.one": "one kingdom", "table.invite": "Watch link", "table.invite.title": "Copy a link to this table: whoever opens it watches the match", "table.invite.copied": "Link copied: whoever opens it watches the match",
     "table.timeout": "{name} ran out of time; a bot plays for now.", "table.timeout.you": "You ran out of time; a bot plays for now.",
     "table.winner": "{name} takes the trick", "table.winner.you": "You take the trick", "table.nolast": "No trick has been taken yet.",
     "table.doubledby": "doubled by {name}",
@@ -212,7 +212,7 @@ const STRINGS = {
     "tiebreak.extra_koh_deal": "تعادل في الصدارة: توزيعة شيخ كبة إضافية تحسم المباراة.",
     "tiebreak.extra_kingdom": "تعادل في الصدارة: مملكة إضافية تحسم المباراة.",
     "rules.doubling": "مع الدبل", "rules.nodoubling": "بلا دبل", "rules.partnership": "شراكة", "rules.individual": "فردي", "rules.hints": "التلميحات مسموحة",
-    "rules.kingdoms": "الممالك: {n}", "rules.kingdoms.one": "مملكة واحدة", "table.invite": "دعوة",
+    "rules.kingdoms": "الممالك: {n}", "rules.kingdoms.one": "مملكة واحدة", "table.invite": "رابط المشاهدة", "table.invite.title": "انسخ رابط هذه الطاولة: من يفتحه يشاهد المباراة", "table.invite.copied": "تم نسخ الرابط: من يفتحه يشاهد المباراة",
     "table.timeout": "انتهى وقت {name}؛ يتولى روبوت اللعب الآن.", "table.timeout.you": "انتهى وقتك؛ يتولى روبوت اللعب الآن.",
     "table.winner": "اللمّة من نصيب {name}", "table.winner.you": "اللمّة من نصيبك", "table.nolast": "لم تُؤخذ أي لمّة بعد.",
     "table.doubledby": "مدبّلة من {name}",
@@ -235,6 +235,13 @@ const STRINGS = {
     "dlg.rematch.join": "انضم إلى المباراة الأخرى", "dlg.rematch.watch": "شاهد المباراة الأخرى",
     "dlg.rematch.offline": "غير متصل، فلم يُرسل طلب المباراة الأخرى. جارٍ إعادة الاتصال…",
     "took.tricks": "{n} لمّة", "took.tricks.one": "لمّة واحدة", "took.tricks.two": "لمّتان", "took.tricks.few": "{n} لمّات", "took.nothing": "لا شيء", "took.place": "المركز {n}",
+    // the server's refusals by their code (errorText); English shows the server's own words
+    "err.no_table": "لا توجد طاولة '{code}'", "err.over": "انتهت المباراة على الطاولة '{code}'، وسجلّها باقٍ فيها",
+    "err.match_over": "انتهت المباراة؛ يمكنك استعراضها", "err.started": "بدأت المباراة بالفعل؛ يمكنك مشاهدتها",
+    "err.full": "كل المقاعد مشغولة", "err.seat_taken": "هذا المقعد مشغول", "err.name_missing": "اكتب اسمك",
+    "err.name_invisible": "يحتاج الاسم إلى حرف ظاهر (الحروف الخفية لا تُحسب)", "err.name_length": "الاسم من حرف واحد إلى 40 حرفاً",
+    "err.name_control": "لا يمكن أن يحتوي الاسم على رموز تحكّم", "err.name_you": "«{name}» هو ما يظهر لكل لاعب مكان اسمه؛ اختر اسماً آخر",
+    "err.name_bot": "لا يمكن أن يبدأ اسم اللاعب بـ bot: (هكذا تُسمّى الروبوتات في السجلات)",
     "table.none": "لا توجد طاولة '{code}'", "table.retry": "حاول مجدداً", "team.a": "فريق {a} و{b}", "dlg.team": "الفريق", "scores.thrownin": "أُلغيت", "home.player": "لاعب",
     "history.title": "المباريات المنتهية", "history.empty": "لا توجد مباراة منتهية بعد. العب واحدة!", "history.when": "انتهت",
     "history.players": "اللاعبون", "history.totals": "النتائج", "history.rules": "القوانين",
@@ -347,6 +354,14 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? `{${k}}`));
 }
 
+/** A server's refusal in the page's language: by its ``code`` where the page knows it (no table, a
+ *  seat taken, a name refused...), else the server's own (English) ``message``. Takes an Error from
+ *  ``api()`` or an ``error`` message from the table's WebSocket. */
+export function errorText(err) {
+  const key = err && err.code ? `err.${err.code}` : null;
+  return key && STRINGS[lang][key] !== undefined ? t(key, err.params || {}) : String((err && err.message) || "");
+}
+
 export function contractName(id) {
   return (CONTRACTS[lang][id] || [id])[0];
 }
@@ -356,10 +371,29 @@ export function contractHint(id) {
 }
 
 const BOT_NAMES = { en: ["Nour", "Samir", "Rania", "Karim"], ar: ["نور", "سمير", "رانيا", "كريم"] };
+// for a bot whose own name a player at the table goes by
+const SPARE_NAMES = {
+  en: ["Layla", "Fadi", "Huda", "Tariq", "Salma", "Ziad", "Dana", "Yousef"],
+  ar: ["ليلى", "فادي", "هدى", "طارق", "سلمى", "زياد", "دانا", "يوسف"],
+};
 
-/** A friendly name for the bot in a seat, so three bots at one table can be told apart. */
-export function botName(seat) {
-  return BOT_NAMES[lang][seat];
+/** A friendly name for the bot in a seat, so three bots at one table can be told apart; ``players``,
+ *  the names of the people at the table, are never given to a bot (a friend called Karim beside a bot
+ *  called Karim could not be told from it). */
+export function botName(seat, players = []) {
+  const taken = new Set();
+  for (const n of players) { // "Karim (Medium)" is taken as "Karim" too: it would look like the bot
+    taken.add(String(n).toLocaleLowerCase());
+    taken.add(String(n).replace(/\s*\([^()]*\)\s*$/, "").toLocaleLowerCase());
+  }
+  const own = BOT_NAMES[lang][seat];
+  if (!taken.has(own.toLocaleLowerCase())) return own;
+  const spare = SPARE_NAMES[lang];
+  for (let i = 0; i < spare.length; i++) { // each seat looks from its own place in the list: two bots, two names
+    const name = spare[(2 * seat + i) % spare.length];
+    if (!taken.has(name.toLocaleLowerCase())) return name;
+  }
+  return own;
 }
 
 export function suitName(i) {

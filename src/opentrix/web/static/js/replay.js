@@ -3,11 +3,12 @@
 import { announce, api, rerender, toast } from "./api.js";
 import { penaltyCards, renderBoard } from "./board.js";
 import { rankOf, SUIT_LETTERS } from "./cards.js";
-import { botName, cardName, contractName, escapeHtml, t } from "./i18n.js";
+import { botName, cardName, contractName, errorText, escapeHtml, t } from "./i18n.js";
 
-function playerText(name, s) {
+function playerText(name, s, players) {
   if (!name) return `#${s + 1}`;
-  if (name.startsWith("bot:")) return t("seat.bot", { name: botName(s), level: t(`level.${name.slice(4)}`) });
+  const people = players.filter((p) => p && !p.startsWith("bot:"));
+  if (name.startsWith("bot:")) return t("seat.bot", { name: botName(s, people), level: t(`level.${name.slice(4)}`) });
   return name;
 }
 
@@ -65,7 +66,7 @@ export function mountReplay(root, code) {
     const s = stateAt(deal, st.step);
     const atEnd = st.step === deal.steps.length;
     const seats = [0, 1, 2, 3].map((seat) => ({
-      name: playerText((data.players || [])[seat], seat),
+      name: playerText((data.players || [])[seat], seat, data.players || []),
       isKing: deal.king === seat,
       isTurn: false,
       hand: deal.hands[seat].filter((c) => !s.played.has(c)),
@@ -125,7 +126,7 @@ export function mountReplay(root, code) {
     // The position, and the play just made, for a screen reader (the board is redrawn silently).
     const deal = deals[st.deal];
     const last = st.step > 0 ? deal.steps[st.step - 1] : null;
-    const who = last ? playerText((st.data.players || [])[last.seat], last.seat) : "";
+    const who = last ? playerText((st.data.players || [])[last.seat], last.seat, st.data.players || []) : "";
     const play = last ? (last.play === "pass" ? t("table.pass") : cardName(last.play)) : "";
     announce(last ? `${positionText()} — ${who}: ${play}` : positionText());
   }
@@ -151,7 +152,7 @@ export function mountReplay(root, code) {
       if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
       Object.assign(st, { data, deal: 0, step: 0, error: null });
       render();
-    } catch (err) { toast(err.message); }
+    } catch (err) { toast(errorText(err)); }
   }
 
   root.addEventListener("click", onClick);

@@ -3,7 +3,7 @@
 import { announce, api, focusable, focusInto, forgetSeat, guardLeaving, hideToast, keyboardUser, mutedAt, navigate, rerender, savedSeat, saveMuted, saveSeat, toast } from "./api.js";
 import { doubledAttrs, penaltyCards, renderBoard } from "./board.js";
 import { cardHTML, cardLabel, rankOf, SUIT_SYMBOLS } from "./cards.js";
-import { botName, cardName, contractHint, contractName, escapeHtml, t } from "./i18n.js";
+import { botName, cardName, contractHint, contractName, errorText, escapeHtml, t } from "./i18n.js";
 
 const CARD_RE = /^[2-9TJQKA][SHDC]$/;
 const TRICK_LINGER_MS = 1100;
@@ -110,8 +110,8 @@ export function mountTable(root, code) {
       return;
     }
     if (msg.type === "error") {
-      st.pending = false; st.rematchAsked = false; st.hintAsked = false; st.lastError = msg.message;
-      toast(msg.message.startsWith("that move was for a turn gone by") ? t("table.stale") : msg.message); render(); return;
+      st.pending = false; st.rematchAsked = false; st.hintAsked = false; st.lastError = errorText(msg);
+      toast(msg.message.startsWith("that move was for a turn gone by") ? t("table.stale") : errorText(msg)); render(); return;
     }
     if (msg.type === "unseated") { // the host gave this seat back to the table: watch, or sit again
       forgetSeat(code);
@@ -281,13 +281,13 @@ export function mountTable(root, code) {
   function seatNameHTML(s) {
     const info = st.info && st.info.seats[s];
     if (!info || s === st.seat || info.kind !== "bot") return escapeHtml(seatName(s));
-    return `${escapeHtml(botName(s))}<span class="lvl"> (${escapeHtml(t(`level.${info.level}`))})</span>`;
+    return `${escapeHtml(botAt(s))}<span class="lvl"> (${escapeHtml(t(`level.${info.level}`))})</span>`;
   }
 
   /** A seat's name where room is short (the last trick's columns): a bot without its level, which the title gives. */
   function seatShortName(s) {
     const info = st.info && st.info.seats[s];
-    return info && s !== st.seat && info.kind === "bot" ? botName(s) : seatName(s);
+    return info && s !== st.seat && info.kind === "bot" ? botAt(s) : seatName(s);
   }
 
   /** Whole seconds until a bot plays for the player who left seat ``s``, or null. */
@@ -313,13 +313,19 @@ export function mountTable(root, code) {
     }
   }
 
+  /** The bot's name in seat ``s``: never that of a person at the table. */
+  function botAt(s) {
+    const seats = (st.info && st.info.seats) || [];
+    return botName(s, seats.filter((x) => x.kind === "human").map((x) => x.name));
+  }
+
   function seatName(s) {
     const info = st.info && st.info.seats[s];
     if (!info) return `#${s + 1}`;
     if (s === st.seat) return t("you");
     if (info.kind === "human") return info.name;
     if (info.kind === "open") return t("seat.open");
-    return t("seat.bot", { name: botName(s), level: t(`level.${info.level}`) });
+    return t("seat.bot", { name: botAt(s), level: t(`level.${info.level}`) });
   }
 
   // -- rendering ------------------------------------------------------------------------------------
@@ -488,7 +494,8 @@ export function mountTable(root, code) {
     if (st.info.spectators) parts.push(`<span class="chip">${t("table.spectators", { n: st.info.spectators })}</span>`);
     parts.push(seededChip());
     // the buttons as one group, which wraps to a row of its own rather than leaving one behind
-    const buttons = [`<button class="btn small ghost" data-cmd="invite">${t("table.invite")}</button>`,
+    // once the match is under way every seat is played: whoever opens the link watches (and the button says so)
+    const buttons = [`<button class="btn small ghost" data-cmd="invite" title="${escapeHtml(t("table.invite.title"))}">${t("table.invite")}</button>`,
       `<button class="btn small ghost" data-cmd="rules">${t("table.rules")}</button>`];
     if (v.contract !== "trix") { // Trix has no tricks; before the first one is taken there is none to show
       const none = v.last_trick.length === 0 ? " disabled" : "";
@@ -600,7 +607,7 @@ export function mountTable(root, code) {
       return {
         name: seatName(s),
         // a bot's level apart from its name, so a narrow screen can drop the level and keep the name
-        short: isBotSeat ? botName(s) : null,
+        short: isBotSeat ? botAt(s) : null,
         level: isBotSeat ? t(`level.${info.level}`) : null,
         isKing: v.king === s,
         isBot: info.kind === "bot" || info.away,
@@ -717,7 +724,7 @@ export function mountTable(root, code) {
 
   function scoresTable(highlightLast) {
     const v = st.view;
-    const head = `<tr><th>${t("dlg.deal")}</th>${[0, 1, 2, 3].map((s) => `<th dir="auto" title="${escapeHtml(seatName(s))}">${seatNameHTML(s)}</th>`).join("")}</tr>`;
+    const head = `<tr><th>${t("dlg.deal")}</th>${[0, 1, 2, 3].map((s) => `<th dir="auto" title="${escapeHtml(seatName(s))}"><span class="nm">${seatNameHTML(s)}</span></th>`).join("")}</tr>`;
     let n = 1; // deals numbered as the status bar counts them: a thrown-in deal and its redeal share one
     const rows = v.history.map((h, i) => {
       const name = h.thrown_in !== null ? t("scores.thrownin") : contractName(h.contract);
@@ -978,7 +985,7 @@ export function mountTable(root, code) {
         const tags = [s.seat === st.seat ? t("lobby.you") : "", s.seat === info.host_seat ? t("lobby.host") : ""].filter(Boolean).join(t("list.sep"));
         who = `<span class="who" dir="auto">${escapeHtml(s.name)}</span>${tags ? ` <small>(${tags})</small>` : ""}`;
       } else if (s.kind === "bot") { // a rematch seats bots where players did not stay for it
-        who = `<span class="who">${escapeHtml(botName(s.seat))}</span> <small>(${escapeHtml(t(`level.${s.level}`))})</small>`;
+        who = `<span class="who">${escapeHtml(botAt(s.seat))}</span> <small>(${escapeHtml(t(`level.${s.level}`))})</small>`;
       } else {
         who = `<span class="who">${t("seat.open")}</span><small>${t("lobby.open", { level: t(`level.${s.level}`) })}</small>`;
       }
@@ -1072,7 +1079,8 @@ export function mountTable(root, code) {
       try { await navigator.share({ title: "opentrix", text: t("lobby.invite"), url: inviteLink() }); } catch { /* dismissed */ }
     } else if (cmd === "invite" || cmd === "copy") {
       const link = inviteLink();
-      try { await navigator.clipboard.writeText(link); toast(t("lobby.copied")); } catch { toast(link, 6000); }
+      const copied = cmd === "invite" ? t("table.invite.copied") : t("lobby.copied");
+      try { await navigator.clipboard.writeText(link); toast(copied); } catch { toast(link, 6000); }
     } else if (cmd === "take") {
       const input = root.querySelector("#join-name");
       const name = input ? input.value.trim() : "";
@@ -1083,9 +1091,9 @@ export function mountTable(root, code) {
         st.token = res.token;
         hideToast(); // "type your name" is answered
         reconnect();
-      } catch (err) { toast(err.message); }
+      } catch (err) { toast(errorText(err)); }
     } else if (cmd === "start") {
-      try { await api(`/api/tables/${code}/start`, { token: st.token }); } catch (err) { toast(err.message); }
+      try { await api(`/api/tables/${code}/start`, { token: st.token }); } catch (err) { toast(errorText(err)); }
     } else if (cmd === "mute") { // this browser stops (or starts again) showing one player's messages
       const who = `${el.dataset.seat}:${el.dataset.name}`;
       st.muted = st.muted.includes(who) ? st.muted.filter((x) => x !== who) : [...st.muted, who];
@@ -1098,7 +1106,7 @@ export function mountTable(root, code) {
       try {
         await api(`/api/tables/${code}/free`, { token: st.token, seat, name: st.info.seats[seat].name });
         render();
-      } catch (err) { st.freed = null; el.disabled = false; toast(err.message); }
+      } catch (err) { st.freed = null; el.disabled = false; toast(errorText(err)); }
     }
   }
 
@@ -1246,7 +1254,7 @@ export function mountTable(root, code) {
       st.rules = info.rules; // every option, for the rules sheet; updates carry only what changes
       if (info.status === "finished" && info.stored) { st.info = info; st.finishedOnly = true; render(); return; }
     } catch (err) {
-      root.innerHTML = `<div class="page"><div class="panel">${headingHTML()}<p>${escapeHtml(err.message)}</p><a class="btn" href="/" data-link>${t("nav.new")}</a></div></div>`;
+      root.innerHTML = `<div class="page"><div class="panel">${headingHTML()}<p>${escapeHtml(errorText(err))}</p><a class="btn" href="/" data-link>${t("nav.new")}</a></div></div>`;
       return;
     }
     render();
