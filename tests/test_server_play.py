@@ -721,11 +721,9 @@ async def test_a_table_left_empty_is_parked_and_wakes_when_opened(tmp_path: Path
         hub = server.app.state.hub
         loop = hub._sweeper.get_loop()
         spec = NewTable(
-            name="Player", preset="classic", bots=("medium", "random", "random", "random"), start=True, local=True
+            name="You", preset="classic", bots=("medium", "random", "random", "random"), start=True, local=True
         )
-        other = NewTable(
-            name="Player", preset="classic", bots=("medium", "hard", "hard", "hard"), start=True, local=True
-        )
+        other = NewTable(name="You", preset="classic", bots=("medium", "hard", "hard", "hard"), start=True, local=True)
         local, _ = asyncio.run_coroutine_threadsafe(hub.create(spec), loop).result(10)
         unlike, _ = asyncio.run_coroutine_threadsafe(hub.create(other), loop).result(10)
         while local.id in hub.tables or unlike.id in hub.tables:

@@ -76,7 +76,7 @@ async def test_a_shard_makes_codes_of_its_own_and_never_wakes_another_shards_tab
         await zero.sweep()
         assert t.id not in zero.tables
         assert await one.find(t.id) is None and t.id not in one.tables
-        why, status = await one.missing(t.id)
+        why, status, _, _ = await one.missing(t.id)
         assert status == 409 and "(this is server 1 of 2, for the codes that start with B D F" in why
         woken = await zero.find(t.id)
         assert woken is not None and woken.id == t.id

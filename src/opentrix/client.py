@@ -98,9 +98,11 @@ def _base(server: str) -> str:
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise ClientError(f"{server!r} is not a server address (http://host:port)")
     try:
-        parts.port  # noqa: B018 (urllib checks the port only when asked)
+        port = parts.port  # urllib checks the port only when asked
     except ValueError:
-        raise ClientError(f"{server!r} has no valid port (a port is a number from 1 to 65535)") from None
+        port = 0
+    if port == 0 and parts.netloc.rpartition("]")[2].count(":") == 1:  # ":0", ":99999", ":x": a port given, and not one
+        raise ClientError(f"{server!r} has no valid port (a port is a number from 1 to 65535)")
     return f"{parts.scheme.lower()}://{parts.netloc}{parts.path}"
 
 

@@ -521,7 +521,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 except BadMessage as e:
                     conn.send(error_message(str(e)))
                 except TableError as e:  # the table was put away under this connection: say so, let go
-                    conn.send(error_message(str(e)))
+                    conn.send(error_message(str(e), e.code, e.params))
                     break
         except (WebSocketDisconnect, RuntimeError):
             pass

@@ -75,7 +75,7 @@ class NewTable:
         for level in self.bots:
             if level not in levels:
                 raise TableError(f"unknown bot level {brief(level)} (known: {', '.join(levels)})")
-        clean_name(self.name)
+        clean_name(self.name, own=self.local)
 
     def rules(self) -> Rules:
         """The table's rules: its preset with the options asked for (checked, as ``check`` does the rest)."""
@@ -125,11 +125,12 @@ def _emoji_end(c: str) -> bool:
     return unicodedata.category(c) == "So" or c == "\ufe0f" or "\U0001f3fb" <= c <= "\U0001f3ff"
 
 
-RESERVED_NAMES = ("you", "أنت")
+RESERVED_NAMES = ("you", "أنت", "انت", "إنت")  # with and without the hamza, as people type it
 
 
-def clean_name(name: str) -> str:
-    """A player's name as stored and shown, or TableError saying what is wrong with it."""
+def clean_name(name: str, *, own: bool = False) -> str:
+    """A player's name as stored and shown, or TableError saying what is wrong with it. ``own``: the
+    table of ``opentrix play``, where the one person at it is "You" (nobody else sits there to misread it)."""
     visible = _visible(name)
     if not visible.strip() and len(visible) < len(name):
         invisible = "a name needs a visible character (invisible ones, such as zero-width spaces, are left out)"
@@ -143,7 +144,7 @@ def clean_name(name: str) -> str:
         raise TableError("a name cannot contain control characters", "name_control")
     # Every screen shows a player's own seat as "You" ("أنت" in Arabic): another player so named would
     # be taken for oneself.
-    if unicodedata.normalize("NFKC", name).casefold() in RESERVED_NAMES:
+    if not own and unicodedata.normalize("NFKC", name).casefold() in RESERVED_NAMES:
         raise TableError(f"{name!r} is how each player's own seat is shown; choose another name", "name_you", name=name)
     # Records name a bot seat "bot:<level>" (``player_name``): a person so named would pass for a bot there.
     if unicodedata.normalize("NFKC", name)[:4].casefold() == "bot:":  # "Bot：hard" (a full-width colon) too
@@ -398,7 +399,7 @@ class Hub:
         seats = []
         for s in range(4):
             if s == spec.host_seat:
-                name = clean_name(spec.name)
+                name = clean_name(spec.name, own=spec.local)
                 seats.append(SeatRow(s, "human", name, self.settings.substitute_level, token_hash(token)))
             else:
                 seats.append(SeatRow(s, "bot" if spec.start else "open", "", spec.bots[s]))

@@ -600,7 +600,7 @@ class RemoteApp(PlayApp):
         cursor = "▏" if not self.g.ascii else "_"
         if not self.chat_text:  # the line's own commands begin with a "/" of their own: "//log"
             hint = "  a message, or /log · /mute NAME · Esc drops"
-        elif self.chat_text.startswith("/") and not self.chat_text.startswith("//"):
+        elif (said := self.chat_text.lstrip()).startswith("/") and not said.startswith("//"):  # as Enter reads it
             hint = "  Enter: for this screen only, not sent · Esc drops"
         else:
             hint = "  Enter sends · Esc drops"

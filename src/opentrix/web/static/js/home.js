@@ -97,9 +97,11 @@ export function mountHome(root) {
   async function onSubmit(e) {
     e.preventDefault();
     if (e.target.id === "join-form") {
-      const code = tableCode(root.querySelector("#code").value);
+      const typed = root.querySelector("#code").value;
+      const code = tableCode(typed);
       if (!code) return;
-      if (/^[A-Z0-9]+$/.test(code)) navigate(`/t/${code}`);
+      const seat = typed.match(/\/t\/[^#]*(#seat=\d&token=[\w-]+)/); // the host's own link keeps its seat
+      if (/^[A-Z0-9]+$/.test(code)) navigate(`/t/${code}${seat ? seat[1] : ""}`);
       else toast(t("table.none", { code })); // no code has other characters: not asked, not counted as a miss
       return;
     }
