@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import time
 from pathlib import Path
 
@@ -30,6 +31,8 @@ def test_a_killed_server_resumes_the_match_at_the_same_point(tmp_path: Path) -> 
 
         async def play_into_second_deal() -> dict[str, object]:
             me = await Player.join(server.ws_base, t["id"], t["token"])
+            await me.send({"type": "chat", "text": "yalla, one more"})  # the talk is kept too
+            await me.until(lambda m: m["type"] == "chat")
             # Into the second deal, a few tricks in, at our turn (the bots then wait for us).
             while not (
                 me.view
@@ -63,6 +66,8 @@ def test_a_killed_server_resumes_the_match_at_the_same_point(tmp_path: Path) -> 
             assert after is not None
             for key in ("deal_number", "phase", "turn", "hand", "plays", "trick", "doubled", "totals", "history"):
                 assert after[key] == before[key], key
+            welcome = next(m for m in me.messages if m["type"] == "welcome")
+            assert [(c["name"], c["text"]) for c in welcome["chat"]] == [("Lina", "yalla, one more")]
             await me.play_to_end(rng)
             await me.close()
             return me
@@ -71,6 +76,8 @@ def test_a_killed_server_resumes_the_match_at_the_same_point(tmp_path: Path) -> 
         record = record_of(server.base, t["id"])
         assert record.replay().is_over
         assert check_no_hidden_cards(me.messages, 0, record) > 10
+        with sqlite3.connect(database) as db:  # the match is over: its talk is deleted with it
+            assert db.execute("SELECT count(*) FROM trix_chat").fetchone() == (0,)
     finally:
         server.kill()
 

@@ -21,7 +21,7 @@ from opentrix.rules import Rules
 from opentrix.server.asyncstore import AsyncStore
 from opentrix.server.owner import NAME_LENGTH, dead_here, process_name
 from opentrix.server.settings import database_url
-from opentrix.server.storage import LeaseLost, SeatRow, Storage, StorageError, TableRow
+from opentrix.server.storage import LeaseLost, SeatRow, Storage, StorageError, TableRow, chat_t
 from opentrix.server.table import replay_actions
 from test_server_kit import PG_URL, pg_schema
 
@@ -61,9 +61,9 @@ def table_row(code: str = "ABC234", status: str = "playing", seed: int = 7) -> T
 
 
 def test_migrations_create_the_schema_and_are_idempotent(storage: Storage) -> None:
-    assert storage.revision() == "0002"
+    assert storage.revision() == "0003"
     storage.migrate()
-    assert storage.revision() == "0002"
+    assert storage.revision() == "0003"
     assert storage.load_active() == []
 
 
@@ -94,6 +94,20 @@ def test_actions_keep_their_order_and_a_bad_batch_stores_nothing(storage: Storag
     loaded = storage.load_table("ABC234")
     assert loaded is not None
     assert loaded.actions == [(1, 53), (1, 5), (2, 7)]
+
+
+def test_the_chat_is_kept_while_the_match_is_on_and_deleted_when_it_ends(storage: Storage) -> None:
+    storage.create_table(table_row())
+    said = [{"seat": i % 4, "name": f"P{i}", "text": f"message {i}", "at": 1_700_000_000_000 + i} for i in range(60)]
+    for message in said:
+        storage.add_chat("ABC234", message)
+    loaded = storage.load_table("ABC234")
+    assert loaded is not None and loaded.chat == said[-50:]  # the last ones, oldest first
+    storage.finish("ABC234", "{}", [0, 0, 0, 0], [0])
+    loaded = storage.load_table("ABC234")
+    assert loaded is not None and loaded.chat == []
+    with storage.engine.connect() as conn:  # deleted, not only left unread
+        assert conn.execute(sa.select(sa.func.count()).select_from(chat_t)).scalar() == 0
 
 
 def test_seats_status_and_the_active_list(storage: Storage) -> None:
@@ -424,7 +438,7 @@ def test_servers_starting_together_on_an_empty_database_migrate_one_at_a_time() 
                 t.start()
             for t in threads:
                 t.join()
-            assert errors == [] and {s.revision() for s in stores} == {"0002"}
+            assert errors == [] and {s.revision() for s in stores} == {"0003"}
         finally:
             for s in stores:
                 s.close()

@@ -65,6 +65,21 @@ actions_t = sa.Table(
     sa.Column("action", sa.SmallInteger, nullable=False),
 )
 
+# The chat of a table whose match is on (migration 0003): kept across restarts and a table put away,
+# deleted when the match ends (a chat is not part of the match, and its record does not hold it).
+chat_t = sa.Table(
+    "trix_chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("trix_tables.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("seat", sa.SmallInteger, nullable=False),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.Index("trix_chat_table", "table_id", "id"),
+)
+CHAT_LOADED = 50  # the last messages a table gets back when it is loaded
+
 STATUSES = ("lobby", "playing", "finished")
 
 
@@ -90,6 +105,7 @@ class TableRow:
     seats: list[SeatRow]
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     actions: list[tuple[int, int]] = field(default_factory=list)
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the last messages, oldest first
 
 
 @dataclass
@@ -334,10 +350,17 @@ class Storage:
                         return False
         return not wanted
 
+    def add_chat(self, table_id: str, message: dict[str, Any]) -> None:
+        """Keep a chat message (``{"seat", "name", "text", "at"}``) until the match ends."""
+        row = {k: message[k] for k in ("seat", "name", "text", "at")}
+        with self.engine.begin() as conn:
+            conn.execute(chat_t.insert().values(table_id=table_id, **row))
+
     def finish(self, table_id: str, record: str, totals: Sequence[int], winners: Sequence[int]) -> None:
         now = _now()
         with self.engine.begin() as conn:
             self._fence(conn, [table_id])
+            conn.execute(chat_t.delete().where(chat_t.c.table_id == table_id))  # the talk ends with the match
             conn.execute(
                 tables_t.update()
                 .where(tables_t.c.id == table_id)
@@ -436,6 +459,7 @@ class Storage:
             for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
                 conn.execute(actions_t.delete().where(actions_t.c.table_id.in_(chunk)))
                 conn.execute(seats_t.delete().where(seats_t.c.table_id.in_(chunk)))
+                conn.execute(chat_t.delete().where(chat_t.c.table_id.in_(chunk)))
         return len(ids)
 
     def holder(self, table_id: str) -> str | None:
@@ -508,6 +532,15 @@ class Storage:
             if actions
             else []
         )
+        chat = []
+        if actions and t["status"] != "finished":
+            last = (
+                sa.select(chat_t.c.seat, chat_t.c.name, chat_t.c.text, chat_t.c.at)
+                .where(chat_t.c.table_id == t["id"])
+                .order_by(chat_t.c.id.desc())
+                .limit(CHAT_LOADED)
+            )
+            chat = [dict(m) for m in conn.execute(last).mappings()][::-1]
         return TableRow(
             id=t["id"],
             status=t["status"],
@@ -518,6 +551,7 @@ class Storage:
             seats=seats,
             created_at=_aware(t["created_at"]),
             actions=played,
+            chat=chat,
         )
 
     def list_finished(self, limit: int = 50, offset: int = 0) -> list[FinishedRow]:

@@ -43,7 +43,7 @@ log = logging.getLogger("opentrix.server")
 
 T = TypeVar("T")
 EVENTS_KEPT = 256
-CHAT_KEPT = 50  # chat messages a table keeps for those who arrive or come back (in memory only)
+CHAT_KEPT = 50  # chat messages a table keeps for those who arrive or come back
 CHAT_RATE = (5, 10.0)  # at most 5 chat messages from one seat in 10 seconds
 WATCHING_EVERY = 2.0  # seconds between two messages telling the table how many are watching
 OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
@@ -269,7 +269,7 @@ class Table:
         self._bot_due: float | None = None
         self._thinking: asyncio.Future[tuple[int, Bot]] | None = None  # a bot's move being thought out
         self._hinting: tuple[int, int] | None = None  # the turn a hint is being thought out for
-        self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self.chat_log: deque[dict[str, Any]] = deque(row.chat, maxlen=CHAT_KEPT)
         self._chatted: dict[int, deque[float]] = {}  # per seat: when its last messages were sent
         # The last hint thought out (position, action): asked again for the same turn (a second tab, a
         # reload, a client that keeps asking), it is told again without another search, so hints cost
@@ -663,8 +663,10 @@ class Table:
 
     async def chat(self, conn: Connection, text: str) -> None:
         """A seated player's message (``text`` already cleaned, ``hub.clean_chat``) to everyone at the
-        table, spectators too. Kept in memory for those who arrive later (the last ``CHAT_KEPT``), never
-        stored: a chat is not part of the match, and a restart forgets it."""
+        table, spectators too. The last ``CHAT_KEPT`` are told to those who arrive later; the store keeps
+        them while the match is on (a restart, or the table put away and opened again, keeps the talk)
+        and deletes them when it ends: a chat is not part of the match, and its record does not hold it.
+        A message the store cannot keep is still sent."""
         seat = conn.seat
         if seat is None:
             conn.send(error("spectators cannot chat: take a seat first"))
@@ -681,6 +683,11 @@ class Table:
         out = dumps({"type": "chat", "message": message})
         for c in self.all_connections():
             c.send(out)
+        if not self.finished:
+            try:
+                await self.store.run(self.store.storage.add_chat, self.id, message)
+            except Exception as e:  # the talk goes on; only a restart would forget this message
+                log.warning("table %s: a chat message could not be stored: %s", self.id, e)
 
     async def next_deal(self, conn: Connection) -> None:
         if conn.seat is not None and self.match.phase == Phase.DEAL_OVER:
