@@ -12,6 +12,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from opentrix.deal import Phase, can_claim_redeal, redeal_grounds
 from opentrix.match import Match
 from opentrix.record import Record
 from opentrix.rules import Rules
+from opentrix.server.storage import SeatRow, TableRow, tables_t
 from test_server_kit import LiveServer, Player, live_server
 
 pytestmark = pytest.mark.browser
@@ -2206,7 +2208,7 @@ def test_a_long_name_keeps_to_a_phones_width_and_a_bot_never_shares_a_players_na
     Karim, who could not be told apart."""
     errors: list[str] = []
     long_name = "W" * 40
-    t = server.create(name=long_name, bots="random", kingdoms=1, seed=king_seed(1))
+    t = server.create(name=long_name, bots="random", kingdoms=1, seed=king_seed(0))  # the king's chip names him
     friend = new_page(browser, NARROW_PHONE, errors)
     friend.goto(f"{server.base}/t/{t['id']}?lang=en")
     friend.locator("[data-testid=lobby]").wait_for()
@@ -2224,7 +2226,14 @@ def test_a_long_name_keeps_to_a_phones_width_and_a_bot_never_shares_a_players_na
     badges = host.locator(".badge .name").all_inner_texts()
     assert sum("Samir" in b for b in badges) == 1, badges  # the friend's; the bot has another name
     friend.wait_for_selector("[data-testid=board]")
+    friend.wait_for_selector(".chip.king")
+    chip = "() => { const c = document.querySelector('.chip.king').getBoundingClientRect();"
+    chip += " return c.right <= innerWidth && c.left >= 0; }"
+    assert friend.evaluate(chip)
+    shot(friend, "long-name-phone-table")
+    assert friend.evaluate(fits), friend.evaluate("document.documentElement.scrollWidth")  # the chip is cut short
     friend.click("[data-cmd=scores]")
+    assert friend.locator("[data-cmd=scores]").get_attribute("aria-expanded") == "true"
     friend.wait_for_selector("#scores-drawer table.scores")
     assert friend.evaluate(fits)
     inside = "() => { const t = document.querySelector('#scores-drawer table.scores');"
@@ -2289,5 +2298,60 @@ def test_a_question_moves_clear_of_a_side_panel_opened_beside_it(browser: Browse
     width = page.viewport_size["width"] if page.viewport_size else 0
     assert abs(centred["x"] + centred["width"] / 2 - width / 2) < 40  # back in the middle once it is closed
     assert page.locator("[data-cmd=invite]").inner_text() == "Watch link"  # every seat is played: one watches
+    assert not errors, errors
+    page.context.close()
+
+
+def test_history_pages_through_older_matches(browser: Browser, tmp_path: Path) -> None:
+    """The history page listed the newest 50 finished matches and no way to the older ones."""
+    with live_server(tmp_path) as server:
+        storage = server.app.state.hub.storage
+        for i in range(53):
+            code = f"OLD{i:03d}"
+            seats = [SeatRow(0, "human", f"Player {i}", "medium"), *(SeatRow(s, "bot", "", "easy") for s in (1, 2, 3))]
+            storage.create_table(TableRow(code, "playing", "classic", i, {}, 0, seats))
+            with storage.engine.begin() as conn:  # finished long ago, by a server gone since
+                done = {
+                    "status": "finished",
+                    "totals": f"[{i}, 0, 0, 0]",
+                    "winners": "[0]",
+                    "finished_at": datetime.now(UTC),
+                }
+                conn.execute(tables_t.update().where(tables_t.c.id == code).values(**done))
+        errors: list[str] = []
+        page = new_page(browser, DESKTOP, errors)
+        page.goto(f"{server.base}/history?lang=en")
+        page.wait_for_selector("tr[data-match]")
+        assert page.locator("tr[data-match]").count() == 50
+        page.click("[data-cmd=older]")
+        page.wait_for_function("() => document.querySelectorAll('tr[data-match]').length === 53")
+        assert page.locator("[data-cmd=older]").count() == 0  # the last page was not a full one
+        codes = page.locator("tr[data-match]").evaluate_all("rows => rows.map((r) => r.dataset.match)")
+        assert sorted(codes) == [f"OLD{i:03d}" for i in range(53)]  # each once
+        assert page.evaluate("document.activeElement.closest('tr').dataset.match") == codes[50]
+        assert not errors, errors
+        page.context.close()
+
+
+def test_a_token_that_is_no_good_is_let_go_and_the_replay_arrows_follow_arabic(
+    browser: Browser, server: LiveServer
+) -> None:
+    errors: list[str] = []
+    t = server.create(name="Lina", bots="random", kingdoms=1, start=True)
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(f"{server.base}/t/{t['id']}?lang=ar#seat=1&token=not-a-token")
+    page.wait_for_selector("#toast >> text=رمز المقعد هذا غير صالح على هذه الطاولة")
+    assert page.evaluate(f"localStorage.getItem('opentrix:seat:{t['id']}')") is None  # not kept for next time
+    page.goto(f"{server.base}/?lang=en")
+    page.fill("#code", f"{server.base}/replay/{t['id']}")
+    page.press("#code", "Enter")
+    page.wait_for_selector("#toast >> text=That is not a table's link")
+    finish_match(server, t)
+    page.goto(f"{server.base}/replay/{t['id']}?lang=ar")
+    page.wait_for_selector("#replay-prev")
+    assert (page.inner_text("#replay-prev"), page.inner_text("#replay-next")) == ("▶", "◀")  # back points right
+    page.goto(f"{server.base}/replay/{t['id']}?lang=en")
+    page.wait_for_selector("#replay-prev")
+    assert (page.inner_text("#replay-prev"), page.inner_text("#replay-next")) == ("◀", "▶")
     assert not errors, errors
     page.context.close()

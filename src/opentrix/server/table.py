@@ -957,7 +957,7 @@ class Table:
         of this one is never taken with the old token."""
         seat = self.seat_of_token(token)
         if token and seat is None:
-            conn.send(error("that seat token is not valid at this table; you are watching"))
+            conn.send(error("that seat token is not valid at this table; you are watching", "bad_token"))
         conn.seat = seat
         state: SeatState | None = None
         if seat is None:

@@ -1,7 +1,7 @@
 // Finished matches kept by this server: replay or download each as opentrix-record/1.
 
-import { api } from "./api.js";
-import { botName, escapeHtml, lang, t } from "./i18n.js";
+import { api, toast } from "./api.js";
+import { botName, errorText, escapeHtml, lang, t } from "./i18n.js";
 
 /** The options a host picks on the front page in words; any other option as the record spells it. */
 function optionText(key, value) {
@@ -27,9 +27,12 @@ function playerText(name, s, players) {
   return name;
 }
 
+const PAGE = 50; // matches asked for at a time; "Older matches" asks for the next ones
+
 export function mountHistory(root) {
   let data = null;
   let failed = null;
+  let more = false; // the last answer was a full page: there may be older matches
   function render() {
     if (failed) { root.innerHTML = `<div class="page"><div class="panel"><h1 class="sr-only">${t("history.title")}</h1>${escapeHtml(failed)}</div></div>`; return; }
     if (!data) { root.innerHTML = `<div class="page"><p>${t("table.waiting")}</p></div>`; return; }
@@ -47,10 +50,30 @@ export function mountHistory(root) {
       + (data.matches.length
         ? `<div style="overflow-x:auto"><table class="list history"><thead><tr><th>${t("history.when")}</th><th>${t("history.players")}</th><th>${t("history.rules")}</th><th>${t("history.totals")}</th><th><span class="sr-only">${t("nav.replay")} · ${t("dlg.download")}</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
         : `<p>${t("history.empty")}</p>`)
+      + (more ? `<p><button class="btn secondary" data-cmd="older">${t("history.older")}</button></p>` : "")
       + `</div></div>`;
   }
+  function load() {
+    const offset = data ? data.matches.length : 0;
+    return api(`/api/history?limit=${PAGE}&offset=${offset}`).then((d) => {
+      more = d.matches.length === PAGE;
+      data = { matches: [...(data ? data.matches : []), ...d.matches] };
+      render();
+    });
+  }
+  function onClick(e) {
+    const button = e.target.closest("[data-cmd=older]");
+    if (!button) return;
+    button.disabled = true;
+    const shown = data.matches.length;
+    load().then(() => { // the focus goes on to the first match just listed, not back to the page's top
+      const row = root.querySelectorAll("tr[data-match] a")[shown * 2];
+      if (row) row.focus();
+    }).catch((err) => { button.disabled = false; toast(errorText(err)); });
+  }
   window.addEventListener("langchange", render);
+  root.addEventListener("click", onClick);
   render();
-  api("/api/history").then((d) => { data = d; render(); }).catch((e) => { failed = e.message; render(); });
-  return () => window.removeEventListener("langchange", render);
+  load().catch((e) => { failed = errorText(e); render(); });
+  return () => { window.removeEventListener("langchange", render); root.removeEventListener("click", onClick); };
 }

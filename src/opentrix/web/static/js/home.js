@@ -100,6 +100,7 @@ export function mountHome(root) {
       const typed = root.querySelector("#code").value;
       const code = tableCode(typed);
       if (!code) return;
+      if (typed.includes("/") && !/\/t\/[^/?#\s]+/.test(typed)) { toast(t("home.notatable")); return; } // a replay's, a site's
       const seat = typed.match(/\/t\/[^#]*(#seat=\d&token=[\w-]+)/); // the host's own link keeps its seat
       if (/^[A-Z0-9]+$/.test(code)) navigate(`/t/${code}${seat ? seat[1] : ""}`);
       else toast(t("table.none", { code })); // no code has other characters: not asked, not counted as a miss

@@ -109,6 +109,10 @@ export function mountTable(root, code) {
       render();
       return;
     }
+    if (msg.type === "error" && msg.code === "bad_token") { // a token from an old or mistyped link: let it go
+      forgetSeat(code);
+      st.token = null;
+    }
     if (msg.type === "error") {
       st.pending = false; st.rematchAsked = false; st.hintAsked = false; st.lastError = errorText(msg);
       toast(msg.message.startsWith("that move was for a turn gone by") ? t("table.stale") : errorText(msg)); render(); return;
@@ -473,7 +477,7 @@ export function mountTable(root, code) {
       parts.push(`<span class="chip">${kingdom} · ${t("table.deal", { n: dealCount(v) })}</span>`);
     }
     // a phone keeps the crown and the name ("King:" takes room a second row would pay for)
-    parts.push(`<span class="chip king">♛ <span class="long">${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span><span class="short">${escapeHtml(seatShortName(v.king))}</span></span>`);
+    parts.push(`<span class="chip king" title="${escapeHtml(t("table.king", { name: seatName(v.king) }))}">♛ <span class="long">${escapeHtml(t("table.king", { name: seatName(v.king) }))}</span><span class="short">${escapeHtml(seatShortName(v.king))}</span></span>`);
     if (v.contract && v.phase !== "choose_contract") { // what it asks too, so nobody plays it blind
       const goal = contractGoal(v.contract);
       parts.push(`<span class="chip contract" title="${escapeHtml(goal)}"><span data-testid="contract">${escapeHtml(contractName(v.contract))}</span><small class="goal">${escapeHtml(goal)}</small></span>`);
@@ -496,10 +500,10 @@ export function mountTable(root, code) {
     // the buttons as one group, which wraps to a row of its own rather than leaving one behind
     // once the match is under way every seat is played: whoever opens the link watches (and the button says so)
     const buttons = [`<button class="btn small ghost" data-cmd="invite" title="${escapeHtml(t("table.invite.title"))}">${t("table.invite")}</button>`,
-      `<button class="btn small ghost" data-cmd="rules">${t("table.rules")}</button>`];
+      `<button class="btn small ghost" data-cmd="rules" aria-expanded="${st.drawer === "rules"}">${t("table.rules")}</button>`];
     if (v.contract !== "trix") { // Trix has no tricks; before the first one is taken there is none to show
       const none = v.last_trick.length === 0 ? " disabled" : "";
-      buttons.push(`<button class="btn small ghost" data-cmd="last"${none}>${t("table.lasttrick")}</button>`);
+      buttons.push(`<button class="btn small ghost" data-cmd="last" aria-expanded="${st.drawer === "last"}"${none}>${t("table.lasttrick")}</button>`);
     }
     if (hintsHere()) { // against bots only (the server says the same): among friends it would be help
       const off = v.turn !== st.seat || st.pending || st.hintAsked ? " disabled" : "";
@@ -509,7 +513,7 @@ export function mountTable(root, code) {
       const label = st.unread ? t("chat.unread", { n: st.unread }) : t("table.chat");
       buttons.push(`<button class="btn small ghost" data-cmd="chat" aria-expanded="${st.drawer === "chat"}">${escapeHtml(label)}</button>`);
     }
-    buttons.push(`<button class="btn small secondary" data-cmd="scores">${t("table.scores")}</button>`);
+    buttons.push(`<button class="btn small secondary" data-cmd="scores" aria-expanded="${st.drawer === "scores"}">${t("table.scores")}</button>`);
     parts.push(`<span class="bar-buttons">${buttons.join("")}</span>`);
     return `<div class="statusbar">${parts.join("")}</div>`;
   }
