@@ -1116,7 +1116,13 @@ def test_the_replay_viewer_by_keyboard(browser: Browser, server: LiveServer, tmp
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
     page.goto(f"{server.base}/replay?lang=en")
-    page.set_input_files("#record-file", str(path))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "pbn/2"}')
+    page.set_input_files("#record-file", str(bad))  # refused: said on the page, which stays
+    page.wait_for_selector("text=That file cannot be shown: 'format' must be")
+    page.wait_for_timeout(4000)  # longer than a toast stays
+    assert page.locator("text=That file cannot be shown").is_visible()
+    page.set_input_files("#record-file", str(path))  # the upload is still there: another file
     forward = page.get_by_role("button", name="Forward one card")  # not "▶"
     forward.wait_for()
     for name in ("Previous deal", "Start of deal", "Back one card", "End of deal", "Next deal"):
@@ -2273,7 +2279,10 @@ def test_the_servers_refusals_are_in_the_pages_language_and_a_typed_code_is_clea
     page.goto(f"{server.base}/?lang=en")
     page.fill("#code", "../api")
     page.press("#code", "Enter")
-    page.wait_for_selector("#toast >> text=no table '../API'")
+    page.wait_for_selector("#toast >> text=That is not a table's link")
+    page.fill("#code", "ab?c")
+    page.press("#code", "Enter")
+    page.wait_for_selector("#toast >> text=no table 'AB?C'")
     assert page.evaluate("location.pathname") == "/"
     assert not errors, errors
     page.context.close()

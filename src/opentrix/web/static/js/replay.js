@@ -154,7 +154,11 @@ export function mountReplay(root, code) {
       if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
       Object.assign(st, { data, deal: 0, step: 0, error: null });
       render();
-    } catch (err) { toast(errorText(err)); }
+    } catch (err) { // said on the page, which stays until another file is picked (a toast went in 3.5 s)
+      const said = t("replay.bad", { why: errorText(err) });
+      if (st.data) toast(said, 10000); // a record already shown stays
+      else { st.error = said; render(); }
+    }
   }
 
   root.addEventListener("click", onClick);
