@@ -106,6 +106,7 @@ def test_the_chat_is_kept_while_the_match_is_on_and_deleted_when_it_ends(storage
     storage.finish("ABC234", "{}", [0, 0, 0, 0], [0])
     loaded = storage.load_table("ABC234")
     assert loaded is not None and loaded.chat == []
+    storage.add_chat("ABC234", said[0])  # a message late for a match over is not kept either
     with storage.engine.connect() as conn:  # deleted, not only left unread
         assert conn.execute(sa.select(sa.func.count()).select_from(chat_t)).scalar() == 0
 
@@ -238,6 +239,7 @@ def test_a_server_that_lost_a_table_cannot_write_to_it(storage: Storage) -> None
         lambda: storage.update_seats("FENCE2", [SeatRow(1, "human", "Omar", "medium")]),
         lambda: storage.set_status("FENCE2", "finished"),
         lambda: storage.finish("FENCE2", "{}", [0, 0, 0, 0], [0]),
+        lambda: storage.add_chat("FENCE2", {"seat": 0, "name": "Lina", "text": "late", "at": 1}),
     ):
         with pytest.raises(LeaseLost, match="FENCE2 is now played by another server"):
             write()

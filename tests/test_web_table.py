@@ -2315,7 +2315,8 @@ def test_history_pages_through_older_matches(browser: Browser, tmp_path: Path) -
     """The history page listed the newest 50 finished matches and no way to the older ones."""
     with live_server(tmp_path) as server:
         storage = server.app.state.hub.storage
-        for i in range(53):
+
+        def finished(i: int) -> None:
             code = f"OLD{i:03d}"
             seats = [SeatRow(0, "human", f"Player {i}", "medium"), *(SeatRow(s, "bot", "", "easy") for s in (1, 2, 3))]
             storage.create_table(TableRow(code, "playing", "classic", i, {}, 0, seats))
@@ -2327,11 +2328,15 @@ def test_history_pages_through_older_matches(browser: Browser, tmp_path: Path) -
                     "finished_at": datetime.now(UTC),
                 }
                 conn.execute(tables_t.update().where(tables_t.c.id == code).values(**done))
+
+        for i in range(53):
+            finished(i)
         errors: list[str] = []
         page = new_page(browser, DESKTOP, errors)
         page.goto(f"{server.base}/history?lang=en")
         page.wait_for_selector("tr[data-match]")
         assert page.locator("tr[data-match]").count() == 50
+        finished(53)  # one more finishes meanwhile: the oldest shown moves to the next page, and is not shown twice
         page.click("[data-cmd=older]")
         page.wait_for_function("() => document.querySelectorAll('tr[data-match]').length === 53")
         assert page.locator("[data-cmd=older]").count() == 0  # the last page was not a full one
@@ -2359,6 +2364,7 @@ def test_a_token_that_is_no_good_is_let_go_and_the_replay_arrows_follow_arabic(
     page.goto(f"{server.base}/replay/{t['id']}?lang=ar")
     page.wait_for_selector("#replay-prev")
     assert (page.inner_text("#replay-prev"), page.inner_text("#replay-next")) == ("▶", "◀")  # back points right
+    assert page.inner_text("[data-cmd=prevdeal]") == "«"  # which the browser mirrors itself in Arabic
     page.goto(f"{server.base}/replay/{t['id']}?lang=en")
     page.wait_for_selector("#replay-prev")
     assert (page.inner_text("#replay-prev"), page.inner_text("#replay-next")) == ("◀", "▶")

@@ -351,10 +351,14 @@ class Storage:
         return not wanted
 
     def add_chat(self, table_id: str, message: dict[str, Any]) -> None:
-        """Keep a chat message (``{"seat", "name", "text", "at"}``) until the match ends."""
+        """Keep a chat message (``{"seat", "name", "text", "at"}``) until the match ends; none is kept for
+        a match over (``finish`` deleted its talk) or, like every write, for a table this server lost."""
         row = {k: message[k] for k in ("seat", "name", "text", "at")}
         with self.engine.begin() as conn:
-            conn.execute(chat_t.insert().values(table_id=table_id, **row))
+            self._fence(conn, [table_id])
+            status = conn.execute(sa.select(tables_t.c.status).where(tables_t.c.id == table_id)).scalar()
+            if status in ("lobby", "playing"):
+                conn.execute(chat_t.insert().values(table_id=table_id, **row))
 
     def finish(self, table_id: str, record: str, totals: Sequence[int], winners: Sequence[int]) -> None:
         now = _now()

@@ -271,6 +271,7 @@ class Table:
         self._hinting: tuple[int, int] | None = None  # the turn a hint is being thought out for
         self.chat_log: deque[dict[str, Any]] = deque(row.chat, maxlen=CHAT_KEPT)
         self._chatted: dict[int, deque[float]] = {}  # per seat: when its last messages were sent
+        self._chat_writes: set[asyncio.Task[None]] = set()  # messages on their way to the store
         # The last hint thought out (position, action): asked again for the same turn (a second tab, a
         # reload, a client that keeps asking), it is told again without another search, so hints cost
         # the bots' shared executor one search a turn at most.
@@ -683,11 +684,18 @@ class Table:
         out = dumps({"type": "chat", "message": message})
         for c in self.all_connections():
             c.send(out)
-        if not self.finished:
-            try:
-                await self.store.run(self.store.storage.add_chat, self.id, message)
-            except Exception as e:  # the talk goes on; only a restart would forget this message
-                log.warning("table %s: a chat message could not be stored: %s", self.id, e)
+        if not self.finished and not self.lost:  # written beside play: a slow store never holds up the table
+            task = asyncio.get_running_loop().create_task(self._keep_chat(message))
+            self._chat_writes.add(task)
+            task.add_done_callback(self._chat_writes.discard)
+
+    async def _keep_chat(self, message: dict[str, Any]) -> None:
+        try:
+            await self.store.run(self.store.storage.add_chat, self.id, message)
+        except LeaseLost:
+            pass  # another server plays the table now; the lease check lets it go
+        except Exception as e:  # the talk goes on; only a restart would forget this message
+            log.warning("table %s: a chat message could not be stored: %s", self.id, e)
 
     async def next_deal(self, conn: Connection) -> None:
         if conn.seat is not None and self.match.phase == Phase.DEAL_OVER:

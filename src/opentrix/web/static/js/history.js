@@ -57,7 +57,9 @@ export function mountHistory(root) {
     const offset = data ? data.matches.length : 0;
     return api(`/api/history?limit=${PAGE}&offset=${offset}`).then((d) => {
       more = d.matches.length === PAGE;
-      data = { matches: [...(data ? data.matches : []), ...d.matches] };
+      // a match finished while the page was open moves the others down one: the oldest shown comes again
+      const shown = new Set(data ? data.matches.map((m) => m.id) : []);
+      data = { matches: [...(data ? data.matches : []), ...d.matches.filter((m) => !shown.has(m.id))] };
       render();
     });
   }

@@ -86,16 +86,17 @@ export function mountReplay(root, code) {
       layouts: s.layouts, myTurn: false, centerNote: note,
     };
     const n = data.deals.length;
-    // arrows that point the way they move: back points to where the page begins (the right, in Arabic)
-    const [back, fwd, bk2, fw2, end] = document.documentElement.dir === "rtl" ? ["▶", "◀", "»", "«", "⇤"] : ["◀", "▶", "«", "»", "⇥"];
+    // arrows that point the way they move: back points to where the page begins (the right, in Arabic);
+    // the browser mirrors « and » itself in right-to-left text, not the triangles nor ⇥
+    const [back, fwd, end] = document.documentElement.dir === "rtl" ? ["▶", "◀", "⇤"] : ["◀", "▶", "⇥"];
     const controls = `<div class="replay-controls" data-testid="replay-controls">
-      <button class="btn small ghost" data-cmd="prevdeal" title="${t("replay.prevdeal")}" aria-label="${t("replay.prevdeal")}">${bk2}</button>
+      <button class="btn small ghost" data-cmd="prevdeal" title="${t("replay.prevdeal")}" aria-label="${t("replay.prevdeal")}">«</button>
       <button class="btn small ghost" data-cmd="start" title="${t("replay.start")}" aria-label="${t("replay.start")}">↺</button>
       <button class="btn small" data-cmd="prev" title="${t("replay.prev")}" aria-label="${t("replay.prev")}" id="replay-prev">${back}</button>
       <span class="chip" data-testid="replay-pos">${escapeHtml(positionText())}</span>
       <button class="btn small" data-cmd="next" title="${t("replay.next")}" aria-label="${t("replay.next")}" id="replay-next">${fwd}</button>
       <button class="btn small ghost" data-cmd="end" title="${t("replay.end")}" aria-label="${t("replay.end")}">${end}</button>
-      <button class="btn small ghost" data-cmd="nextdeal" title="${t("replay.nextdeal")}" aria-label="${t("replay.nextdeal")}" id="replay-nextdeal">${fw2}</button>
+      <button class="btn small ghost" data-cmd="nextdeal" title="${t("replay.nextdeal")}" aria-label="${t("replay.nextdeal")}" id="replay-nextdeal">»</button>
       ${code ? `<a class="btn small secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>` : ""}
     </div>`;
     rerender(root, `<div class="table-wrap"><h1 class="sr-only">${t("replay.title")}</h1>${controls}${renderBoard(scene)}</div>`);
