@@ -304,7 +304,7 @@ class ActionIdWrapper(wrappers.BaseWrapper[str, dict[str, np.ndarray], int]):  #
         agent = self.agent_selection
         over = self.terminations.get(agent, False) or self.truncations.get(agent, False)
         if not (action is None and over) and not (is_action_id(action) and 0 <= int(action) < A.NUM_ACTIONS):
-            raise illegal_action_error(self.unwrapped.match, action, self.agent_selection)
+            raise illegal_action_error(self.unwrapped.match, action, agent)
         super().step(action)
 
 

@@ -144,10 +144,11 @@ def clean_name(name: str, *, own: bool = False) -> str:
         raise TableError("a name cannot contain control characters", "name_control")
     # Every screen shows a player's own seat as "You" ("أنت" in Arabic): another player so named would
     # be taken for oneself.
-    if not own and unicodedata.normalize("NFKC", name).casefold() in RESERVED_NAMES:
+    folded = unicodedata.normalize("NFKC", name).casefold()  # "Ｙou", "Bot：hard" (full-width) too
+    if not own and folded in RESERVED_NAMES:
         raise TableError(f"{name!r} is how each player's own seat is shown; choose another name", "name_you", name=name)
     # Records name a bot seat "bot:<level>" (``player_name``): a person so named would pass for a bot there.
-    if unicodedata.normalize("NFKC", name)[:4].casefold() == "bot:":  # "Bot：hard" (a full-width colon) too
+    if folded[:4] == "bot:":
         raise TableError(
             "a player's name cannot begin with 'bot:' (that is how bots are named in the records)", "name_bot"
         )

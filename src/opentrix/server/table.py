@@ -857,7 +857,7 @@ class Table:
         host = self.seats[self.host_seat]
         if host.conns or host.gone_since is None:
             return None
-        if not any(self._person_at(s) for s in self.seats):
+        if not self._players_here():
             return None
         return host.gone_since + self.settings.host_grace
 

@@ -1,7 +1,7 @@
 // Finished matches kept by this server: replay or download each as opentrix-record/1.
 
 import { api, toast } from "./api.js";
-import { botName, errorText, escapeHtml, lang, t } from "./i18n.js";
+import { errorText, escapeHtml, lang, recordPlayer, t } from "./i18n.js";
 
 /** The options a host picks on the front page in words; any other option as the record spells it. */
 function optionText(key, value) {
@@ -17,16 +17,6 @@ function rulesText(rules) {
   return `${t(`preset.${rules.preset}`)}${extra.length ? ` (${extra.join(t("list.sep"))})` : ""}`;
 }
 
-/** The people among a record's players (bots are named "bot:<level>"). */
-function people(players) {
-  return players.filter((p) => p && !p.startsWith("bot:"));
-}
-
-function playerText(name, s, players) {
-  if (name.startsWith("bot:")) return t("seat.bot", { name: botName(s, people(players)), level: t(`level.${name.slice(4)}`) });
-  return name;
-}
-
 const PAGE = 50; // matches asked for at a time; "Older matches" asks for the next ones
 
 export function mountHistory(root) {
@@ -38,7 +28,7 @@ export function mountHistory(root) {
     if (!data) { root.innerHTML = `<div class="page"><p>${t("table.waiting")}</p></div>`; return; }
     const rows = data.matches.map((m) => {
       const when = new Date(m.finished_at).toLocaleString(lang === "ar" ? "ar" : undefined);
-      const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(playerText(p, s, m.players))}</span>`).join(t("list.sep"));
+      const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(recordPlayer(p, s, m.players))}</span>`).join(t("list.sep"));
       // each number kept left to right (an Arabic page would show 25- for -25), the list in seat order and
       // in the page's direction, as the players' names run
       const totals = m.totals.map((x, s) => `<bdi dir="ltr">${m.winners.includes(s) ? `<b>${x}</b>` : String(x)}</bdi>`).join(" / ");

@@ -88,9 +88,11 @@ export function mountHome(root) {
     };
   }
 
-  /** The code typed or pasted: read out with spaces or dashes ("4CK HS9"), or the whole invite link. */
+  /** The code typed or pasted: read out with spaces or dashes ("4CK HS9"), or the whole invite link;
+   *  null for a link that is not a table's (a replay's, another site's). */
   function tableCode(typed) {
     const link = typed.match(/\/t\/([^/?#\s]+)/);
+    if (!link && typed.includes("/")) return null;
     return (link ? link[1] : typed).replace(/[\s-]+/g, "").toUpperCase();
   }
 
@@ -99,8 +101,8 @@ export function mountHome(root) {
     if (e.target.id === "join-form") {
       const typed = root.querySelector("#code").value;
       const code = tableCode(typed);
+      if (code === null) { toast(t("home.notatable")); return; }
       if (!code) return;
-      if (typed.includes("/") && !/\/t\/[^/?#\s]+/.test(typed)) { toast(t("home.notatable")); return; } // a replay's, a site's
       const seat = typed.match(/\/t\/[^#]*(#seat=\d&token=[\w-]+)/); // the host's own link keeps its seat
       if (/^[A-Z0-9]+$/.test(code)) navigate(`/t/${code}${seat ? seat[1] : ""}`);
       else toast(t("table.none", { code })); // no code has other characters: not asked, not counted as a miss

@@ -397,6 +397,15 @@ export function botName(seat, players = []) {
   return own;
 }
 
+/** A record's player for the page: a person's name as written, a bot ("bot:<level>") by its friendly
+ *  name and level, never the name of a person among ``players`` (the record's four). */
+export function recordPlayer(name, seat, players) {
+  if (!name) return `#${seat + 1}`;
+  if (!name.startsWith("bot:")) return name;
+  const people = players.filter((p) => p && !p.startsWith("bot:"));
+  return t("seat.bot", { name: botName(seat, people), level: t(`level.${name.slice(4)}`) });
+}
+
 export function suitName(i) {
   return SUITS[lang][i];
 }

@@ -3,14 +3,7 @@
 import { announce, api, rerender, toast } from "./api.js";
 import { penaltyCards, renderBoard } from "./board.js";
 import { rankOf, SUIT_LETTERS } from "./cards.js";
-import { botName, cardName, contractName, errorText, escapeHtml, t } from "./i18n.js";
-
-function playerText(name, s, players) {
-  if (!name) return `#${s + 1}`;
-  const people = players.filter((p) => p && !p.startsWith("bot:"));
-  if (name.startsWith("bot:")) return t("seat.bot", { name: botName(s, people), level: t(`level.${name.slice(4)}`) });
-  return name;
-}
+import { cardName, contractName, errorText, escapeHtml, recordPlayer, t } from "./i18n.js";
 
 /** The table after the first ``j`` plays of ``deal``. */
 export function stateAt(deal, j) {
@@ -66,7 +59,7 @@ export function mountReplay(root, code) {
     const s = stateAt(deal, st.step);
     const atEnd = st.step === deal.steps.length;
     const seats = [0, 1, 2, 3].map((seat) => ({
-      name: playerText((data.players || [])[seat], seat, data.players || []),
+      name: recordPlayer((data.players || [])[seat], seat, data.players || []),
       isKing: deal.king === seat,
       isTurn: false,
       hand: deal.hands[seat].filter((c) => !s.played.has(c)),
@@ -129,7 +122,7 @@ export function mountReplay(root, code) {
     // The position, and the play just made, for a screen reader (the board is redrawn silently).
     const deal = deals[st.deal];
     const last = st.step > 0 ? deal.steps[st.step - 1] : null;
-    const who = last ? playerText((st.data.players || [])[last.seat], last.seat, st.data.players || []) : "";
+    const who = last ? recordPlayer((st.data.players || [])[last.seat], last.seat, st.data.players || []) : "";
     const play = last ? (last.play === "pass" ? t("table.pass") : cardName(last.play)) : "";
     announce(last ? `${positionText()} — ${who}: ${play}` : positionText());
   }
