@@ -567,6 +567,7 @@ async def test_finished_matches_are_listed_downloadable_and_replayable(server: L
     history = httpx.get(f"{server.base}/api/history", timeout=10).json()["matches"]
     row = next(m for m in history if m["id"] == t["id"])
     assert row["players"][0] == "Lina" and row["totals"] == me.view["totals"]
+    assert row["team_totals"] is None  # only a partnership match is decided by its team totals
     r = httpx.get(f"{server.base}/api/tables/{t['id']}/record", timeout=10)
     assert r.headers["content-disposition"].startswith("attachment")
     record = Record.loads(r.text)
@@ -1108,3 +1109,12 @@ async def test_a_host_may_allow_hints_for_everyone_at_a_friends_table(server: Li
     assert [sum(m["type"] == "hint" for m in p.messages) for p in (*players.values(), watcher)] == [1, 1, 0]
     for p in (*players.values(), watcher):
         await p.close()
+
+
+def test_the_history_gives_team_totals_for_partnership_matches_only() -> None:
+    from opentrix.server.app import _team_totals
+
+    assert _team_totals({"preset": "online", "partnership": True}, [10, -20, 5, 40]) == [15, 20]
+    assert _team_totals("online", [10, -20, 5, 40]) is None
+    # a row from a version with options this one does not know: its totals alone, not a failed page
+    assert _team_totals({"preset": "online", "partnership": True, "future": 1}, [10, -20, 5, 40]) is None

@@ -921,6 +921,23 @@ def test_history_and_the_replay_viewer(browser: Browser, server: LiveServer) -> 
     page.click("#replay-prev")
     assert "Deal 1 of" in page.locator("[data-testid=replay-pos]").inner_text()
     shot(page, "replay-02-end-of-deal")
+    assert page.locator("[data-testid=replay-result]").count() == 0  # the result waits for the match's end
+    # At the end of the last deal the replay says who won, with the standings the table showed.
+    record = httpx.get(f"{server.base}/api/tables/{t['id']}/replay", timeout=10).json()
+    for _ in range(len(record["deals"])):
+        page.click("#replay-nextdeal")
+    page.click("[data-cmd=end]")
+    result = page.locator("[data-testid=replay-result]")
+    assert result.locator("#standings tbody tr").count() == 4
+    best = max(record["totals"])
+    assert str(best) in result.locator("#standings tbody tr").nth(0).inner_text()
+    assert "Match over" in result.locator("summary").inner_text() and "won" in result.locator("summary").inner_text()
+    shot(page, "replay-03-match-result")
+    result.locator("summary").click()  # folded away, it stays folded as the page is redrawn
+    page.evaluate("window.dispatchEvent(new Event('langchange'))")
+    assert not page.locator("[data-testid=replay-result]").evaluate("d => d.open")
+    page.click("#replay-prev")
+    assert page.locator("[data-testid=replay-result]").count() == 0
     with page.expect_download() as download:
         page.click("a[download]")
     assert download.value.suggested_filename == f"opentrix-{t['id']}.json"
@@ -1281,6 +1298,19 @@ def test_a_partnership_match_ends_with_team_standings_kept_after_the_table_is_pu
     best = max(stored["team_totals"])
     assert str(best) in panel.locator("#standings tbody tr").nth(0).inner_text()
     shot(page, "finished-01-put-away")
+    # The history lists the team totals, which decided the match, and the replay ends on the teams.
+    page.goto(f"{server.base}/history?lang=en")
+    teams = page.locator(f"tr[data-match='{t['id']}'] .team-totals")
+    teams.wait_for()
+    assert "Team Lina & " in teams.inner_text() and str(stored["team_totals"][1]) in teams.inner_text()
+    page.goto(f"{server.base}/replay/{t['id']}?lang=en")
+    page.wait_for_selector("[data-testid=replay-controls]")
+    deals = len(httpx.get(f"{server.base}/api/tables/{t['id']}/replay", timeout=10).json()["deals"])
+    for _ in range(deals):
+        page.click("#replay-nextdeal")
+    page.click("[data-cmd=end]")
+    rows = page.locator("[data-testid=replay-result] #standings tbody tr")
+    assert rows.count() == 2 and str(best) in rows.nth(0).inner_text() and "Team" in rows.nth(0).inner_text()
     assert not errors, errors
     page.context.close()
 
@@ -1951,6 +1981,29 @@ def test_a_phone_gives_every_control_a_fingertip(browser: Browser, server: LiveS
     assert page.locator(".topbar nav a").first.evaluate("e => e.getBoundingClientRect().height") < 30
     assert not errors, errors
     page.context.close()
+
+
+def test_a_phones_top_bar_keeps_all_its_links_on_the_screen(browser: Browser, server: LiveServer) -> None:
+    """New table, History, Replay and the language switch, each on one line and within the screen, down
+    to a 320-pixel phone in either language (the heart then stands for the name, which is still read)."""
+    errors: list[str] = []
+    for width in (320, 390):
+        for lang in ("en", "ar"):
+            page = new_page(browser, {**PHONE, "viewport": {"width": width, "height": 700}}, errors)
+            page.goto(f"{server.base}/history?lang={lang}")
+            page.locator(".topbar nav a[href='/replay']").wait_for()
+            boxes = page.locator(".topbar nav a, #lang-toggle, .brand-suit").evaluate_all(
+                "els => els.map(e => [e.textContent.trim(), e.getBoundingClientRect().toJSON()])"
+            )
+            assert len(boxes) == 5, boxes
+            for text, box in boxes:
+                assert box["left"] >= 0 and box["right"] <= width, (width, lang, text, box)
+                assert box["height"] <= 44, (width, lang, text, box)  # one line: a wrapped link is taller
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            assert page.locator(".brand").get_attribute("href") == "/"
+            assert page.locator(".brand-name").text_content() == "opentrix"  # for a screen reader
+            page.context.close()
+    assert not errors, errors
 
 
 def test_the_front_page_leads_back_to_a_table_left_mid_match(browser: Browser, server: LiveServer) -> None:

@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..errors import shown
 from ..match import MAX_SEED
 from ..record import Record, RecordError
-from ..rules import PRESETS
+from ..rules import PRESETS, Rules, RulesError
 from .guard import KnownHosts, RateLimiter, SameOriginWrites, SecurityHeaders, TokenBucket, read_body, same_origin
 from .hub import Hub, NewTable, clean_chat, clean_name, table_levels
 from .protocol import BadMessage, parse_action, parse_after, parse_message, parse_seat
@@ -182,6 +182,15 @@ NOT_FOUND_PAGE = """<!doctype html>
 <h1>No such page</h1><p>This address is not a page of this opentrix server.</p>
 <p><a href="/">Go to the front page</a> to play or to open a table by its code.</p></main></body></html>
 """
+
+
+def _team_totals(rules: Any, totals: list[int]) -> list[int] | None:
+    """A partnership match's two team totals (seats 0 and 2, 1 and 3), which decided it; else None."""
+    try:
+        partnership = Rules.from_json(rules).partnership
+    except RulesError:  # a row written by a version whose options this one does not know
+        return None
+    return [totals[0] + totals[2], totals[1] + totals[3]] if partnership and len(totals) == 4 else None
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -371,6 +380,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "players": r.players,
                     "totals": r.totals,
                     "winners": r.winners,
+                    "team_totals": _team_totals(r.rules, r.totals),
                     "finished_at": r.finished_at.isoformat(),
                 }
                 for r in rows

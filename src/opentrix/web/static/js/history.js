@@ -2,6 +2,7 @@
 
 import { api, toast } from "./api.js";
 import { errorText, escapeHtml, lang, recordPlayer, t } from "./i18n.js";
+import { teamTotalsText } from "./results.js";
 
 /** The options a host picks on the front page in words; any other option as the record spells it. */
 function optionText(key, value) {
@@ -31,7 +32,12 @@ export function mountHistory(root) {
       const players = m.players.map((p, s) => `<span dir="auto" class="${m.winners.includes(s) ? "pos" : ""}">${escapeHtml(recordPlayer(p, s, m.players))}</span>`).join(t("list.sep"));
       // each number kept left to right (an Arabic page would show 25- for -25), the list in seat order and
       // in the page's direction, as the players' names run
-      const totals = m.totals.map((x, s) => `<bdi dir="ltr">${m.winners.includes(s) ? `<b>${x}</b>` : String(x)}</bdi>`).join(" / ");
+      let totals = m.totals.map((x, s) => `<bdi dir="ltr">${m.winners.includes(s) ? `<b>${x}</b>` : String(x)}</bdi>`).join(" / ");
+      // in partnership play the team totals decided the match: they go under the players' own
+      if (m.team_totals) {
+        const nameOf = (s) => recordPlayer(m.players[s], s, m.players);
+        totals += `<br><small class="team-totals">${teamTotalsText(m.team_totals, nameOf)}</small>`;
+      }
       return `<tr data-match="${m.id}"><td data-label="${escapeHtml(t("history.when"))}">${escapeHtml(when)}</td><td data-label="${escapeHtml(t("history.players"))}">${players}</td>`
         + `<td data-label="${escapeHtml(t("history.rules"))}">${escapeHtml(rulesText(m.rules))}</td><td data-label="${escapeHtml(t("history.totals"))}">${totals}</td>`
         + `<td class="actions"><a class="btn small" href="/replay/${m.id}" data-link>${t("nav.replay")}</a> <a class="btn small secondary" href="/api/tables/${m.id}/record" download>${t("dlg.download")}</a></td></tr>`;

@@ -4,6 +4,7 @@ import { announce, api, rerender, toast } from "./api.js";
 import { penaltyCards, renderBoard } from "./board.js";
 import { rankOf, SUIT_LETTERS } from "./cards.js";
 import { cardName, contractName, errorText, escapeHtml, recordPlayer, t } from "./i18n.js";
+import { headlineText, standingsHTML, teamTotalsOf } from "./results.js";
 
 /** The table after the first ``j`` plays of ``deal``. */
 export function stateAt(deal, j) {
@@ -41,7 +42,7 @@ export function stateAt(deal, j) {
 }
 
 export function mountReplay(root, code) {
-  const st = { data: null, deal: 0, step: 0, error: null };
+  const st = { data: null, deal: 0, step: 0, error: null, resultShut: false }; // resultShut: the standings folded away
 
   function render() {
     if (st.error) {
@@ -92,7 +93,18 @@ export function mountReplay(root, code) {
       <button class="btn small ghost" data-cmd="nextdeal" title="${t("replay.nextdeal")}" aria-label="${t("replay.nextdeal")}" id="replay-nextdeal">»</button>
       ${code ? `<a class="btn small secondary" href="/api/tables/${code}/record" download>${t("dlg.download")}</a>` : ""}
     </div>`;
-    rerender(root, `<div class="table-wrap"><h1 class="sr-only">${t("replay.title")}</h1>${controls}${renderBoard(scene)}</div>`);
+    rerender(root, `<div class="table-wrap"><h1 class="sr-only">${t("replay.title")}</h1>${controls}${resultHTML(atEnd)}${renderBoard(scene)}</div>`);
+  }
+
+  /** At the end of a finished match's last deal, who won and the standings, as the table showed them. */
+  function resultHTML(atEnd) {
+    const data = st.data;
+    if (!atEnd || st.deal !== data.deals.length - 1 || !data.match_over) return "";
+    const players = data.players || [];
+    const nameOf = (s) => recordPlayer(players[s], s, players);
+    const teams = teamTotalsOf(data.totals, data.rules && data.rules.partnership);
+    return `<details class="replay-result" data-testid="replay-result"${st.resultShut ? "" : " open"}><summary><b>${escapeHtml(t("dlg.matchover"))} · ${escapeHtml(headlineText(data.winners, teams, nameOf))}</b></summary>`
+      + `${standingsHTML(data.totals, data.winners, teams, nameOf)}</details>`;
   }
 
   function positionText() {
@@ -155,8 +167,11 @@ export function mountReplay(root, code) {
     }
   }
 
+  function onToggle(e) { if (e.target.classList.contains("replay-result")) st.resultShut = !e.target.open; }
+
   root.addEventListener("click", onClick);
   root.addEventListener("change", onChange);
+  root.addEventListener("toggle", onToggle, true); // toggle does not bubble
   document.addEventListener("keydown", onKey);
   window.addEventListener("langchange", render);
   render();
@@ -166,6 +181,7 @@ export function mountReplay(root, code) {
   return () => {
     root.removeEventListener("click", onClick);
     root.removeEventListener("change", onChange);
+    root.removeEventListener("toggle", onToggle, true);
     document.removeEventListener("keydown", onKey);
     window.removeEventListener("langchange", render);
   };

@@ -4,6 +4,7 @@ import { announce, api, focusable, focusInto, forgetSeat, guardLeaving, hideToas
 import { doubledAttrs, penaltyCards, renderBoard } from "./board.js";
 import { cardHTML, cardLabel, rankOf, SUIT_SYMBOLS } from "./cards.js";
 import { botName, cardName, contractHint, contractName, errorText, escapeHtml, t } from "./i18n.js";
+import { headlineText, num, scoreClass, standingsHTML, teamTotalsText } from "./results.js";
 
 const CARD_RE = /^[2-9TJQKA][SHDC]$/;
 const TRICK_LINGER_MS = 1100;
@@ -722,10 +723,6 @@ export function mountTable(root, code) {
     return `role="dialog" aria-labelledby="${id}-title" aria-describedby="${id}-sub" tabindex="-1"${modal ? ` aria-modal="true"` : ""}`;
   }
 
-  function scoreClass(x) { return x < 0 ? "neg" : x > 0 ? "pos" : ""; }
-  /** A score kept left to right, so an Arabic page shows −25 and not 25−. */
-  function num(x) { return `<bdi dir="ltr">${x}</bdi>`; }
-
   function scoresTable(highlightLast) {
     const v = st.view;
     const head = `<tr><th>${t("dlg.deal")}</th>${[0, 1, 2, 3].map((s) => `<th dir="auto" title="${escapeHtml(seatName(s))}"><span class="nm">${seatNameHTML(s)}</span></th>`).join("")}</tr>`;
@@ -737,13 +734,8 @@ export function mountTable(root, code) {
       return `<tr class="${cls}"><td>${number}. ${escapeHtml(name)} <small>♛${escapeHtml(seatName(h.king))}</small></td>${h.scores.map((x) => `<td class="${scoreClass(x)}">${num(x)}</td>`).join("")}</tr>`;
     }).join("");
     let foot = `<tr><td>${t("dlg.total")}</td>${v.totals.map((x) => `<td class="${scoreClass(x)}">${num(x)}</td>`).join("")}</tr>`;
-    if (v.team_totals) foot += `<tr><td colspan="5">${teamTotalsText(v)}</td></tr>`;
+    if (v.team_totals) foot += `<tr><td colspan="5">${teamTotalsText(v.team_totals, seatName)}</td></tr>`;
     return `<table class="scores" data-testid="scores"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`;
-  }
-
-  /** "Team Lina & Nour: 120 · Team Omar & Sami: −40", the running team totals in partnership play. */
-  function teamTotalsText(v) {
-    return `${escapeHtml(t("team.a", { a: seatName(0), b: seatName(2) }))}: ${num(v.team_totals[0])} · ${escapeHtml(t("team.a", { a: seatName(1), b: seatName(3) }))}: ${num(v.team_totals[1])}`;
   }
 
   function drawerHTML(id, cmd, title, body) {
@@ -850,29 +842,8 @@ export function mountTable(root, code) {
     return over && last && last.thrown_in === null ? played : played + 1;
   }
 
-  function headlineText(winners, teamTotals) {
-    const names = winners.map((s) => `\u2068${seatName(s)}\u2069`).join(t("list.and")); // each name isolated: RTL and LTR names mix
-    if (winners.length > (teamTotals ? 2 : 1)) return t("dlg.shared", { names });
-    if (!teamTotals && winners[0] === st.seat) return t("dlg.won.you"); // not "the winner: you"
-    return t(teamTotals ? "dlg.won.team" : "dlg.won", { names });
-  }
-
-  /** Final standings: players by total, or in partnership the two teams by team total (each
-   *  partner's own total under the team's name), as the match is decided. */
-  function standingsHTML(totals, winners, teamTotals) {
-    let rows;
-    if (teamTotals) {
-      const teams = [[0, 2], [1, 3]].sort((x, y) => teamTotals[y[0]] - teamTotals[x[0]]);
-      rows = teams.map(([a, b]) => `<tr class="${winners.includes(a) ? "winner-row" : ""}"><td><bdi>${escapeHtml(t("team.a", { a: seatName(a), b: seatName(b) }))}</bdi>`
-        + `<br><small dir="auto">${escapeHtml(seatName(a))} ${num(totals[a])} · ${escapeHtml(seatName(b))} ${num(totals[b])}</small></td>`
-        + `<td class="${scoreClass(teamTotals[a])}">${num(teamTotals[a])}</td></tr>`).join("");
-    } else {
-      const order = [0, 1, 2, 3].sort((a, b) => totals[b] - totals[a]);
-      rows = order.map((s) => `<tr class="${winners.includes(s) ? "winner-row" : ""}"><td><bdi>${escapeHtml(seatName(s))}</bdi></td><td class="${scoreClass(totals[s])}">${num(totals[s])}</td></tr>`).join("");
-    }
-    const who = teamTotals ? t("dlg.team") : t("dlg.player");
-    return `<table class="scores" id="standings"><thead><tr><th>${who}</th><th>${t("dlg.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
-  }
+  function headlineFor(winners, teamTotals) { return headlineText(winners, teamTotals, seatName, st.seat); }
+  function standingsFor(totals, winners, teamTotals) { return standingsHTML(totals, winners, teamTotals, seatName); }
 
   /** What the deal just ended gave each seat (or who threw it in): the end-of-deal summary's body,
    *  shown again under the final standings so the last deal of a match is not lost behind them. */
@@ -897,10 +868,10 @@ export function mountTable(root, code) {
     if (st.leaving) return leaveDialogHTML();
     if (Date.now() < st.lingerUntil) return ""; // the deal's last trick is shown before its summary covers it
     if (v.match_over) {
-      const headline = headlineText(v.winners, v.team_totals);
+      const headline = headlineFor(v.winners, v.team_totals);
       const lastDeal = v.history.length ? `<h3>${t("dlg.lastdeal")}</h3>${lastDealHTML(v)}` : "";
       return `<div class="overlay"><div class="dialog" id="match-over" ${dialogAttrs("match-over", true)} data-autofocus><h2 id="match-over-title">${t("dlg.matchover")}</h2><p id="match-over-sub"><b>${escapeHtml(headline)}</b></p>`
-        + standingsHTML(v.totals, v.winners, v.team_totals)
+        + standingsFor(v.totals, v.winners, v.team_totals)
         + lastDeal
         + `<details id="all-scores"${st.scoresOpen ? " open" : ""}><summary id="all-scores-toggle">${t("table.scores")}</summary>${scoresTable(false)}</details>`
         + dialogChat()
@@ -910,7 +881,7 @@ export function mountTable(root, code) {
     }
     if (v.phase !== "deal_over" || !v.history.length) return "";
     let body = lastDealHTML(v);
-    if (v.team_totals) body += `<p class="team-totals" data-testid="team-totals">${teamTotalsText(v)}</p>`; // what decides
+    if (v.team_totals) body += `<p class="team-totals" data-testid="team-totals">${teamTotalsText(v.team_totals, seatName)}</p>`; // what decides
     const kind = st.info.tiebreak;
     if (kind) body += `<p class="tiebreak-note" data-testid="tiebreak-note"><b>${escapeHtml(t(`tiebreak.${kind}`))}</b></p>`;
     body += `<p class="countdown" data-next-in>${escapeHtml(nextDealText(st))}</p>`;
@@ -1030,7 +1001,7 @@ export function mountTable(root, code) {
     const info = st.info;
     const known = info && info.seats && info.totals;
     const result = known && info.winners.length
-      ? `<p><b>${escapeHtml(headlineText(info.winners, info.team_totals))}</b></p>${standingsHTML(info.totals, info.winners, info.team_totals)}`
+      ? `<p><b>${escapeHtml(headlineFor(info.winners, info.team_totals))}</b></p>${standingsFor(info.totals, info.winners, info.team_totals)}`
       : "";
     return `<div class="page"><div class="panel finished" data-testid="finished"><h1>${t("dlg.matchover")}</h1>${result}`
       + (info && info.rematch ? rematchHTML() : "")
