@@ -66,7 +66,10 @@ def main() -> None:
     times.sort()
     med = statistics.median(times)
     p95 = times[int(len(times) * 0.95)]
-    print(f"strong (64 samples) decision: median {med * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms ({len(times)} decisions)")
+    print(
+        f"strong ({bot.samples} samples) decision: median {med * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms "
+        f"({len(times)} decisions)"
+    )
     print(f"  = {med / peer:.0f} and {p95 / peer:.0f} random playouts")
 
 

@@ -36,6 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _args import check_at_least, check_bots, check_contracts, check_rules
 from opentrix.arena.duplicate import Unit, UnitResult, play_unit
 from opentrix.arena.report import NEGATIVE
 from opentrix.arena.runner import ArenaConfig, run
@@ -215,6 +216,15 @@ def main() -> None:
         deals *= len(seeds)
     if len(deals) != len(seeds):
         ap.error(f"--deals gives {len(deals)} counts for {len(seeds)} seeds: give one, or one per seed")
+    for n in deals:  # the deals measured run from --start to n - 1: two at least, for an interval
+        check_at_least(ap, "--deals", n, args.start + 2, " (--start plus two: one deal has no interval)")
+    check_at_least(ap, "--start", args.start, 0)
+    check_at_least(ap, "--jobs", args.jobs, 1)
+    check_at_least(ap, "--reps", args.reps, 1)
+    check_bots(ap, labels)
+    rules = check_rules(ap, args.rules)
+    for group in args.contracts or [NEGATIVES]:
+        check_contracts(ap, group, rules)
     pooled: list[list[tuple[int, float, float, float]]] = []
     for group in args.contracts or [NEGATIVES]:
         together: list[dict[int, dict]] = [{}, {}, {}]  # every seed's deals, numbered on

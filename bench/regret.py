@@ -20,6 +20,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from _args import check_at_least, check_bots, check_contracts, check_rules
 from opentrix import actions as A
 from opentrix.arena.report import NEGATIVE
 from opentrix.arena.spec import parse_spec
@@ -82,6 +83,12 @@ def main() -> None:
     ap.add_argument("--bots", default="strong,strong-uniform", help="bots to ask; the last is the yardstick")
     args = ap.parse_args()
     labels = [b.strip() for b in args.bots.split(",")]
+    if len(labels) < 2:
+        ap.error("--bots takes two bots or more: those to ask, then the yardstick")
+    check_bots(ap, labels)
+    check_contracts(ap, args.contracts, check_rules(ap, args.rules))
+    check_at_least(ap, "--deals", args.deals, 1)
+    check_at_least(ap, "--jobs", args.jobs, 1)
     t0 = time.perf_counter()
     contracts = [c.strip() for c in args.contracts.split(",")]
     work = [(i, args.seed, args.rules, labels, contracts) for i in range(args.deals)]
@@ -97,15 +104,22 @@ def main() -> None:
                 print(f"  {n}/{args.deals} deals, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     regrets = [[max(p.values.values()) - p.values[p.picks[b]] for p in positions] for b in range(len(labels))]
     print(f"{len(positions)} positions from {args.deals} deals (seed {args.seed}), {time.perf_counter() - t0:.0f} s")
+    if not positions:
+        return
     base = regrets[-1]
     for label, r in zip(labels, regrets, strict=True):
         m = mean_ci(r)
         d = mean_ci([x - y for x, y in zip(base, r, strict=True)])
         mb = statistics.fmean(base)
-        print(
-            f"  {label:34s} regret {m['mean']:6.3f} ± {m['ci95']:.3f}   removes {d['mean'] / mb:6.1%} "
-            f"(± {d['ci95'] / mb:.1%}) of {labels[-1]}'s"
+        half = f"± {m['ci95']:.3f}" if m["ci95"] is not None else "(one position)"
+        removes = (
+            f"removes {d['mean'] / mb:6.1%} (± {d['ci95'] / mb:.1%}) of {labels[-1]}'s"
+            if mb and d["ci95"] is not None
+            else f"({labels[-1]} has no regret to remove here)"
+            if not mb
+            else ""
         )
+        print(f"  {label:34s} regret {m['mean']:6.3f} {half}   {removes}")
     for ct in sorted({p.contract for p in positions}):
         sel = [i for i, p in enumerate(positions) if p.contract == ct]
         row = "  ".join(f"{statistics.fmean(r[i] for i in sel):6.3f}" for r in regrets)

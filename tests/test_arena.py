@@ -626,3 +626,71 @@ def test_cheat_from_settings_include_its_readers() -> None:
 
     got = settings(parse_spec("cheat-from:trick=5:samples=30"))
     assert got["trick"] == 5 and got["samples"] == 30 and got["chains"] == 8 and got["budget_ms"] is None
+
+
+def test_json_to_dev_stdout_is_json_alone_as_with_a_dash(tmp_path: Path) -> None:
+    """``--json /dev/stdout`` names stdout too: the table goes to stderr, not over the JSON."""
+    out_file = tmp_path / "out.txt"
+    with out_file.open("w") as sink:  # stdout a file, as `> out.txt` makes it
+        args = ["arena", "--bots", "basic,random", "--deals", "2", "--quiet", "--json", "/dev/stdout"]
+        ran = subprocess.run(
+            [sys.executable, "-m", "opentrix", *args],
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    err = ran.stderr
+    assert ran.returncode == 0, err
+    assert json.loads(out_file.read_text())["units_played"] == 2
+    assert "points per deal" in err  # the table, on stderr
+    proc = _arena_process("--bots", "basic,random", "--deals", "2", "--quiet", "--json", "/dev/stdout")  # a pipe
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and json.loads(out)["units_played"] == 2, err
+
+
+def test_cli_refuses_json_and_chart_in_one_file(tmp_path: Path) -> None:
+    """The chart would be written over the JSON just written: refused before the run."""
+    same = tmp_path / "r.png"
+    code, out = invoke(
+        "--bots", "basic,random", "--deals", "1", "--json", str(same), "--plot", str(tmp_path / "." / "r.png")
+    )
+    assert code == 2 and "both name" in out and not same.exists(), out
+
+
+def test_cli_kingdom_mode_takes_an_option_set_to_what_it_plays(tmp_path: Path) -> None:
+    code, out = invoke(
+        "--bots", "basic,random", "--deals", "1", "--kingdom", "--rules", "online", "--rule", "kingdoms=1"
+    )
+    assert code == 0, out
+
+
+def test_the_bars_words_say_deals_done_and_the_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One column that never wraps: the count, the time spent, the time left (or that it is being
+    estimated), and only the count and time once done."""
+    from rich.progress import Progress
+
+    from opentrix.arena.commands import _status_column
+
+    column = _status_column("deals")
+    with Progress(column, disable=True) as bar:
+        task = bar.add_task("arena", total=40)
+        assert column.render(bar.tasks[task]).plain == "0/40 deals, 0m00s elapsed, estimating the time left"
+        bar.update(task, completed=10)
+        monkeypatch.setattr(type(bar.tasks[task]), "elapsed", property(lambda self: 30.0))
+        assert column.render(bar.tasks[task]).plain == "10/40 deals, 0m30s elapsed, about 1m30s left"
+    assert column.get_table_column().no_wrap
+
+
+def test_make_bot_checks_the_kind_of_each_option() -> None:
+    from opentrix.bots import make_bot
+
+    with pytest.raises(ValueError, match="option inference of strong takes yes or no, not 'no'"):
+        make_bot("strong", inference="no")  # a string is true: inference would have stayed on
+    with pytest.raises(ValueError, match=r"option samples of strong takes a whole number, not 2\.5"):
+        make_bot("strong", samples=2.5)
+    with pytest.raises(ValueError, match=r"option eps of hard takes a number, not '0\.1'"):
+        make_bot("hard", eps="0.1")
+    assert make_bot("strong", eps=1, samples=None, budget_ms=10) is not None  # a whole number is a number
+    with pytest.raises(ValueError, match="cheat sees every hand: it plays in the arena only"):
+        make_bot("cheat")

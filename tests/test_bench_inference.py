@@ -54,3 +54,26 @@ def test_a_run_with_no_gap_to_close_says_so_instead_of_dividing_by_zero(tmp_path
     done = subprocess.run([*cmd, "--seed", "3", "--deals", "4"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "gap share nan" in done.stdout
+
+
+def test_bad_input_is_one_line_before_anything_is_played(tmp_path: Path) -> None:
+    """As with ``opentrix arena``: no traceback, and nothing played for a run that could not report."""
+    regret = BENCH.parent / "regret.py"
+    cases = [
+        ([str(BENCH), "--deals", "1"], "--deals must be at least 2"),
+        ([str(BENCH), "--deals", "4", "--bots", "foo,strong-uniform,cheat"], "--bots: unknown bot 'foo'"),
+        ([str(BENCH), "--deals", "4", "--contracts", "foo"], "--contracts: unknown contract 'foo'"),
+        ([str(BENCH), "--deals", "4", "--rules", "foo"], "--rules: unknown preset 'foo'"),
+        ([str(BENCH), "--deals", "4", "--jobs", "0"], "--jobs must be at least 1"),
+        ([str(regret), "--deals", "0"], "--deals must be at least 1"),
+        ([str(regret), "--bots", "strong"], "--bots takes two bots or more"),
+    ]
+    for args, says in cases:
+        run = subprocess.run(
+            [sys.executable, *args, "--cache", str(tmp_path)] if args[0] == str(BENCH) else [sys.executable, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert run.returncode == 2 and says in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)
+    assert not list(tmp_path.iterdir())  # nothing played, nothing cached

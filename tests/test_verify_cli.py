@@ -248,6 +248,24 @@ def test_unreadable_files(tmp_path: Path) -> None:
     assert third["ok"] is True  # the records after an unreadable one are still checked
 
 
+def test_a_file_named_dash_is_read_as_a_file_and_an_empty_name_is_named(tmp_path: Path) -> None:
+    """``-`` alone reads stdin; ``./-`` is the file called -, not stdin again (the path was folded)."""
+    shutil.copy(EXAMPLES / "classic-full-match.json", tmp_path / "-")
+    exe = shutil.which("opentrix")
+    cmd: list[str] = [exe] if exe else [sys.executable, "-c", "from opentrix.cli import main; main()"]
+    r = subprocess.run(
+        [*cmd, "verify", "--json", "./-"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0 and json_lines(r.stdout)[0]["ok"] is True, r.stdout
+    r = opentrix("verify", "")
+    assert r.returncode == 1 and r.stdout == "'': INVALID: cannot read a file with no name (an empty argument)\n"
+
+
 def test_byte_order_mark_crlf_and_strictness(tmp_path: Path) -> None:
     """A BOM and CRLF line ends are read; NaN, a repeated key and scores too long to print are clear errors
     (exit 1, one JSON line each, no traceback), and the records after them are still checked."""

@@ -42,7 +42,9 @@ def _main(
 @app.command()
 def verify(
     files: Annotated[
-        list[Path], typer.Argument(help="opentrix-record/1 files to check (- reads one from stdin)", show_default=False)
+        # text, not Path: Path("./-") is "-", and a file named - written ./- must not read stdin
+        list[str],
+        typer.Argument(help="opentrix-record/1 files to check (- reads one from stdin)", show_default=False),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document per record, one per line")] = False,
 ) -> None:
@@ -54,13 +56,13 @@ def verify(
     """
     from .verify import verify_path, verify_stdin
 
-    if sum(1 for path in files if str(path) == "-") > 1:
+    if sum(1 for path in files if path == "-") > 1:
         raise typer.BadParameter("stdin holds one record: give - once", param_hint="FILES")
     bad = False
     for path in files:
-        result = verify_stdin() if str(path) == "-" else verify_path(path)
+        result = verify_stdin() if path == "-" else verify_path(path)
         message = result.pop("_message", None)
-        name = "stdin" if str(path) == "-" else str(path)
+        name = "stdin" if path == "-" else path or "''"
         for note in result.pop("_notes", []):  # on stderr: the report itself stays exactly as specified
             typer.echo(printable(f"opentrix verify: {name}: note: {note}", sys.stderr), err=True)
         if not result["ok"]:

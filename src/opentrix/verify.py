@@ -149,6 +149,8 @@ def _contract_id(c: int) -> str:
 
 def verify_path(path: object) -> dict[str, Any]:
     """Like ``verify_text`` for a file; an unreadable file is an error with no deal or play."""
+    if not str(path):
+        return _failed("cannot read a file with no name (an empty argument)")
     try:
         with open(str(path), "rb") as f:
             data = f.read()

@@ -28,6 +28,29 @@ BOTS_HELP = (
 )
 
 
+def _is_stdout(path: Path | None) -> bool:
+    """``-``, or a name for this process's own standard output (``/dev/stdout``, ``/proc/self/fd/1``):
+    the JSON then goes there alone, and the table to stderr, so that what reads it gets JSON only."""
+    if path is None:
+        return False
+    if str(path) == "-":
+        return True
+    try:
+        here, there = os.fstat(sys.stdout.fileno()), os.stat(path)
+    except (OSError, ValueError, AttributeError):  # no such file, or a stdout without a descriptor (a test's)
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two names reach one file (it may not exist yet): the JSON and the chart would overwrite
+    each other."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
 def _check_writable(path: Path | None, option: str) -> None:
     """Fail before a long run, not after it: the file must be one this process can open for writing."""
     if path is None or str(path) == "-":
@@ -128,7 +151,10 @@ def arena(
         bool, typer.Option("--kingdom", help="whole kingdoms: the king chooses every contract (measures the choice)")
     ] = False,
     json_out: Annotated[
-        Path | None, typer.Option("--json", help="write the results as JSON to FILE (- for stdout)")
+        Path | None,
+        typer.Option(
+            "--json", help="write the results as JSON to FILE (- or /dev/stdout: stdout, the table to stderr)"
+        ),
     ] = None,
     plot: Annotated[
         Path | None, typer.Option(help="draw the per-contract differences as a chart: FILE.png, .svg, .pdf")
@@ -187,25 +213,31 @@ def arena(
                 "--contracts restricts deal mode; a kingdom plays them all", param_hint="--contracts"
             )
     if kingdom:
-        fixed = sorted({c.partition("=")[0].strip() for c in rule or []} & {"kingdoms", "tiebreak"})
+        as_played = kingdom_rules(the_rules)  # one kingdom a unit, no tiebreak: an option set to that is no change
+        fixed = sorted(
+            key
+            for key in {c.partition("=")[0].strip() for c in rule or []} & {"kingdoms", "tiebreak"}
+            if getattr(the_rules, key) != getattr(as_played, key)
+        )
         if fixed:
             raise typer.BadParameter(
                 f"--kingdom plays one kingdom a unit with no tiebreak, so {' and '.join(fixed)} cannot be changed",
                 param_hint="--rule",
             )
         the_rules = kingdom_rules(the_rules)  # so that the JSON's rules say what was played
-    _check_writable(json_out, "--json")
+    to_stdout = _is_stdout(json_out)
+    if not to_stdout:
+        _check_writable(json_out, "--json")
     _check_plot(plot)
+    if json_out is not None and plot is not None and not to_stdout and _same_file(json_out, plot):
+        raise typer.BadParameter(
+            f"--json and --plot both name {plot}: the chart would overwrite the JSON; give each its own file",
+            param_hint="--plot",
+        )
     config = ArenaConfig(candidate, baseline, the_rules, deals, seed, jobs, chosen, kingdom)
 
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
+    from rich.progress import BarColumn, Progress
     from rich.table import Table
 
     err = Console(stderr=True)
@@ -215,14 +247,10 @@ def arena(
     elif not err.is_terminal:  # a log file: a line every so often, which a bar redrawn in place cannot give
         result = _run_stoppable(run, config, _LogProgress(f"{candidate.label} vs {baseline.label}", unit))
     else:
+        err.print(f"[bold]{candidate.label} vs {baseline.label}")  # its own line: the bar's stays whole at 80 columns
         with Progress(
-            TextColumn(f"[bold]{candidate.label} vs {baseline.label}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn(unit),
-            TimeElapsedColumn(),
-            TextColumn("elapsed,"),
-            _time_left_column(),
+            BarColumn(bar_width=24),
+            _status_column(unit),
             console=err,
             transient=False,
         ) as bar:
@@ -231,7 +259,7 @@ def arena(
     doc = summary(result, jobs=min(jobs, deals), contracts=chosen)
     if json_out is not None:
         text = json.dumps(doc, indent=2)
-        if str(json_out) == "-":
+        if to_stdout:
             sys.stdout.write(text + "\n")
             sys.stdout.flush()
         else:
@@ -246,7 +274,7 @@ def arena(
                 undrawn = True
         else:
             typer.echo(f"opentrix: nothing measured, so no chart drawn to {plot}", err=True)
-    out = Console(file=sys.stderr) if json_out is not None and str(json_out) == "-" else Console()
+    out = Console(file=sys.stderr) if to_stdout else Console()
     pm = "±" if _can_encode(out, "±—") else "+/-"
     if result.interrupted:
         how = "stopped (SIGTERM)" if result.terminated else "interrupted"
@@ -309,21 +337,28 @@ def _time_left(spent: float, done: int, total: int) -> str:
     return _duration(spent / done * (total - done))
 
 
-def _time_left_column() -> Any:
-    """The bar's column for the time left (rich is imported here, when a bar is drawn)."""
+def _status_column(unit: str) -> Any:
+    """The bar's own words, never wrapped: "26/40 deals, 0m12s elapsed, about 0m06s left"
+    (rich is imported here, when a bar is drawn)."""
     from rich.progress import ProgressColumn, Task
+    from rich.table import Column
     from rich.text import Text
 
-    class TimeLeft(ProgressColumn):
+    class Status(ProgressColumn):
         def render(self, task: Task) -> Text:
-            if task.finished or task.total is None:
-                return Text("")
-            if not task.completed or not task.elapsed:
-                return Text("estimating the time left", style="progress.remaining")
-            left = _time_left(task.elapsed, int(task.completed), int(task.total))
-            return Text(f"about {left} left", style="progress.remaining")
+            total = int(task.total or 0)
+            done = int(task.completed)
+            spent = task.finished_time if task.finished else task.elapsed
+            text = Text(f"{done}/{total} {unit}, {_duration(spent or 0.0)} elapsed", style="progress.elapsed")
+            if task.finished:
+                return text
+            if done and spent:
+                text.append(f", about {_time_left(spent, done, total)} left", style="progress.remaining")
+            else:
+                text.append(", estimating the time left", style="progress.remaining")
+            return text
 
-    return TimeLeft()
+    return Status(table_column=Column(no_wrap=True))
 
 
 class _LogProgress:

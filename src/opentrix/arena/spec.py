@@ -7,7 +7,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import ARENA_ONLY, BOTS, LEVELS, Bot, MissingPart, bot_names, make_bot
+from ..bots import ARENA_ONLY, BOTS, LEVELS, Bot, MissingPart, bot_names, check_option_kinds, make_bot, spelled
 
 
 class SpecError(ValueError):
@@ -27,7 +27,7 @@ class BotSpec:
 
     @property
     def label(self) -> str:
-        opts = "".join(f":{k}={_spelled(v)}" for k, v in self.options.items())
+        opts = "".join(f":{k}={spelled(v)}" for k, v in self.options.items())
         return self.name + opts
 
     def build(self, seed: str) -> Bot:
@@ -67,13 +67,6 @@ def settings(spec: BotSpec) -> dict[str, Any]:
     return out
 
 
-def _spelled(value: Any) -> str:
-    """An option's value as the command line writes it (``false``, ``none``), for labels and messages."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "none" if value is None else str(value)
-
-
 def _value(text: str) -> Any:
     low = text.lower()
     if low in ("true", "yes", "on"):
@@ -96,27 +89,17 @@ def _check_options(name: str, cls: type, options: dict[str, Any], raw: dict[str,
     params = {p.name: p for p in signature if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
     takes_any = any(p.kind == p.VAR_KEYWORD for p in signature)
     raw = raw or {}
-    for key, value in options.items():
+    for key in options:
         param = params.get(key)
         if param is None:
             if takes_any:
                 continue
             known = ", ".join(params) or "none"
             raise SpecError(f"unknown option {key!r} for {name} (its options: {known})")
-        default, annotation = param.default, str(param.annotation)
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if isinstance(default, bool) or annotation == "bool":
-            kind, fits = "yes or no", isinstance(value, bool)
-        elif isinstance(default, float) or "float" in annotation:
-            kind, fits = "a number", number
-        elif isinstance(default, int) or "int" in annotation:
-            kind, fits = "a whole number", number and isinstance(value, int)
-        else:
-            continue
-        fits = fits or (value is None and "None" in annotation)
-        if not fits:
-            typed = raw.get(key, _spelled(value)) or "nothing"
-            raise SpecError(f"option {key} of {name} takes {kind}, not {typed}")
+    try:
+        check_option_kinds(name, cls, options, raw)
+    except ValueError as e:
+        raise SpecError(str(e)) from None
 
 
 def parse_spec(text: str) -> BotSpec:

@@ -56,14 +56,48 @@ def option_names(name: str) -> set[str]:
 
 
 def make_bot(name: str, seed: int | str | None = None, **options: Any) -> Bot:
-    """Build a bot by name; an unknown name or option is a ValueError listing the known ones."""
+    """Build a bot by name; an unknown name or option, or an option of the wrong kind (``samples="abc"``,
+    ``inference="no"``), is a ValueError that says what is allowed."""
     factory = _factory(name)
     takes = option_names(name)
     unknown = [key for key in options if key not in takes]
     if unknown and not _takes_any(factory):
         key = unknown[0]
         raise ValueError(f"unknown option {key!r} for {name} (its options: {', '.join(sorted(takes)) or 'none'})")
+    check_option_kinds(name, factory.func if isinstance(factory, partial) else factory, options)
     return factory(seed=seed, **options)
+
+
+def check_option_kinds(
+    name: str, target: Callable[..., Any], options: dict[str, Any], raw: dict[str, str] | None = None
+) -> None:
+    """Each option a value of the kind its default has: yes or no, a number, a whole number (or none
+    where the option takes none). ``raw`` is how a command line spelled each value, for the message."""
+    params = inspect.signature(target).parameters
+    for key, value in options.items():
+        param = params.get(key)
+        if param is None:
+            continue
+        default, annotation = param.default, str(param.annotation)
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if isinstance(default, bool) or annotation == "bool":
+            kind, fits = "yes or no", isinstance(value, bool)
+        elif isinstance(default, float) or "float" in annotation:
+            kind, fits = "a number", number
+        elif isinstance(default, int) or "int" in annotation:
+            kind, fits = "a whole number", number and isinstance(value, int)
+        else:
+            continue
+        if not (fits or (value is None and "None" in annotation)):
+            said = (raw or {}).get(key, spelled(value) if isinstance(value, bool | None) else repr(value)) or "nothing"
+            raise ValueError(f"option {key} of {name} takes {kind}, not {said}")
+
+
+def spelled(value: Any) -> str:
+    """An option's value as the command line writes it (``false``, ``none``), for labels and messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
 
 
 def _takes_any(factory: BotFactory) -> bool:
@@ -84,6 +118,8 @@ def _factory(name: str) -> BotFactory:
             raise MissingPart(
                 f"bot {name!r} needs parts not installed ({e}): pip install 'opentrix[{extras}]'"
             ) from None
+    if key in ARENA_ONLY:  # not unknown: kept from every table on purpose
+        raise ValueError(f"{name} sees every hand: it plays in the arena only (opentrix arena), never at a table")
     try:
         return BOTS[key]
     except KeyError:
@@ -102,6 +138,7 @@ __all__ = [
     "RandomBot",
     "StrongBot",
     "bot_names",
+    "check_option_kinds",
     "make_bot",
     "option_names",
 ]
