@@ -1019,7 +1019,20 @@ def test_a_deal_played_with_the_keyboard_alone(browser: Browser, server: LiveSer
         page.wait_for_timeout(40)
     assert plays >= 1
     page.wait_for_function("document.activeElement.id === 'next-deal'")
-    page.keyboard.press("Tab")  # the summary covers the table: Tab stays in it
+    # The summary covers the table: Tab goes round its buttons and the top bar's links above its shade
+    # (the language switch stays at hand), never to the covered cards.
+    where = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        where.append(
+            page.evaluate(
+                "(() => { const a = document.activeElement; return a.closest('#deal-summary') ? 'dialog' : a.closest('.topbar') ? 'bar' : 'elsewhere'; })()"
+            )
+        )
+    assert "elsewhere" not in where and "bar" in where and where.count("dialog") >= 2, where
+    bar_at = where.index("bar")
+    assert where[bar_at:].index("dialog") > 0  # after the bar, round to the dialog again
+    page.focus("#next-deal")
     assert focus_within(page, "#deal-summary")
     shot(page, "keyboard-02-deal-summary")
     page.keyboard.press("Enter")
@@ -1281,6 +1294,14 @@ def test_a_partnership_match_ends_with_team_standings_kept_after_the_table_is_pu
     page.evaluate("window.dispatchEvent(new Event('langchange'))")  # a redraw, as any update makes
     assert not old.evaluate("d => d.isConnected")  # the dialog was drawn anew…
     assert page.locator("#all-scores").evaluate("d => d.open")  # …with the sheet still open
+    # The top bar stays above the standings' shade: its language switch works with the dialog open.
+    page.click("#lang-toggle")
+    assert page.locator("#match-over-title").inner_text() == "انتهت المباراة"
+    box = page.locator("#match-over").bounding_box()
+    bar = page.locator(".topbar").bounding_box()
+    assert box and bar and box["y"] >= bar["y"] + bar["height"]  # the dialog starts below the bar
+    page.click("#lang-toggle")
+    assert page.locator("#match-over-title").inner_text() == "Match over"
 
     page.goto("about:blank")
     server.put_away(t["id"])  # nobody there any more: the finished table is put away

@@ -64,5 +64,9 @@ document.getElementById("lang-toggle").addEventListener("click", () => setLang(l
 // Before the screens' own listeners (registered when they mount): a table then puts its turn back.
 window.addEventListener("langchange", () => { document.title = screenTitle(); });
 
+// The top bar stays above a dialog's shade (its language switch and links at hand): dialogs start below it.
+const topbar = document.querySelector(".topbar");
+new ResizeObserver(() => document.documentElement.style.setProperty("--topbar-h", `${topbar.offsetHeight}px`)).observe(topbar);
+
 applyLang();
 route();

@@ -1144,18 +1144,19 @@ export function mountTable(root, code) {
     if (e.key === "Tab") trapFocus(e);
   }
 
-  /** Keep Tab inside an end-of-deal or end-of-match dialog: the table behind it is covered. */
+  /** Keep Tab inside an end-of-deal or end-of-match dialog and the top bar above it (its language
+   *  switch and links stay usable): the table behind is covered. */
   function trapFocus(e) {
     const dlg = root.querySelector(".overlay [role=dialog]");
     if (!dlg) return;
-    const items = [...dlg.querySelectorAll("button, a[href], summary, input")].filter((x) => focusable(x) && x.getClientRects().length);
-    if (!items.length) { e.preventDefault(); dlg.focus(); return; }
-    const first = items[0];
-    const last = items[items.length - 1];
-    const active = document.activeElement;
-    if (!dlg.contains(active)) { e.preventDefault(); (e.shiftKey ? last : first).focus(); }
-    else if (e.shiftKey && (active === first || active === dlg)) { e.preventDefault(); last.focus(); }
-    else if (!e.shiftKey && active === last) { e.preventDefault(); first.focus(); }
+    const bar = document.querySelector(".topbar");
+    const usable = (box) => (box ? [...box.querySelectorAll("button, a[href], summary, input")] : []).filter((x) => focusable(x) && x.getClientRects().length);
+    const items = [...usable(dlg), ...usable(bar)]; // the dialog's first, then the bar's, round again
+    e.preventDefault();
+    if (!items.length) { dlg.focus(); return; }
+    const at = items.indexOf(document.activeElement); // -1: the dialog itself, or outside both
+    const next = at < 0 ? (e.shiftKey ? items.length - 1 : 0) : (at + (e.shiftKey ? -1 : 1) + items.length) % items.length;
+    items[next].focus();
   }
 
   /** The table was finished and put away while we looked: its page from the store (standings kept). */
