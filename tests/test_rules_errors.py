@@ -177,3 +177,109 @@ def test_invalid_hands(hands: tuple[int, ...], message: str) -> None:
         check_hands(hands)
     with pytest.raises(InvalidDeal):
         Match(CLASSIC, hands)
+
+
+# -- wrong kinds of argument: one clear error at the API's door, not a crash deep inside ------------------
+
+
+@pytest.mark.parametrize("action", [53.0, True, "QS", None])
+def test_an_action_of_the_wrong_kind_is_refused_by_name(action: object) -> None:
+    """``True`` would have played 3♠ and ``53.0`` named a contract into the history."""
+    m = Match(CLASSIC, seed=1)
+    with pytest.raises(TypeError, match=r"an action is an int from 0 to 92 \(see opentrix.actions\), not "):
+        m.apply(action)  # type: ignore[arg-type]
+    assert m.history == []
+
+
+def test_an_integer_of_another_kind_is_taken_as_the_int_it_is() -> None:
+    """numpy's ints (what an RL policy returns) play, and the history holds plain ints."""
+    import numpy as np
+
+    m = Match(CLASSIC, seed=1)
+    m.apply(np.int64(A.choose("queens")))  # type: ignore[arg-type]
+    m.apply(np.int64(m.legal_actions()[0]))  # type: ignore[arg-type]
+    assert all(type(a) is int for a in m.history)
+
+
+@pytest.mark.parametrize("seat", ["2", -1, 7, True])
+def test_a_seat_that_is_no_seat_is_a_value_error(seat: object) -> None:
+    m = Match(CLASSIC, seed=1)
+    with pytest.raises(ValueError, match="a seat is 0, 1, 2 or 3, not "):
+        m.apply(A.choose("queens"), seat=seat)  # type: ignore[arg-type]
+    m.apply(A.choose("queens"))
+    with pytest.raises(ValueError, match="a seat is 0, 1, 2 or 3, not "):
+        m.apply(m.legal_actions()[0], seat=seat)  # type: ignore[arg-type]
+
+
+def test_a_card_set_holds_only_cards() -> None:
+    """``CardSet([52])`` held a bit no card has: counted by len, never listed, lost by repr."""
+    from opentrix.cards import CardSet
+
+    for bad in ([52], ["QS", 99], [1.5], [True], [None], [-1]):
+        with pytest.raises(ValueError, match="not a card: "):
+            CardSet(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a list of cards: None"):
+        CardSet.parse(None)  # type: ignore[arg-type]
+    assert CardSet(["QS", 3]) == CardSet.parse("QS 5S")
+
+
+def test_the_action_helpers_name_a_bad_argument() -> None:
+    with pytest.raises(ValueError, match="not a card: 99"):
+        A.double(99)
+    with pytest.raises(ValueError, match=r"0 is not a contract action \(53 to 58\)"):
+        A.contract_of(0)
+    with pytest.raises(ValueError, match="not an action id: None"):
+        A.to_str(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not an action: 5"):
+        A.parse(5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown contract 9"):
+        A.choose(9)  # type: ignore[arg-type]  # 9 + 53 was a doubling answer
+    assert A.choose(Contract.TRIX) == A.choose("trix")
+
+
+def test_a_match_or_deal_built_wrong_says_how_to_build_it() -> None:
+    hands = Match(CLASSIC, seed=1).pending_hands
+    assert hands is not None
+    with pytest.raises(TypeError, match="a seed goes as seed=42"):
+        Match(CLASSIC, 42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a match's rules are a Rules"):
+        Match("classic", seed=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"a seed is an int or a string, not 1\.5"):
+        Match(seed=1.5)  # type: ignore[arg-type]
+    with pytest.raises(InvalidDeal, match="hand of seat 0 is not a set of cards: None"):
+        Match(CLASSIC, [None] * 4)  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="the king is a seat from 0 to 3, not 5"):
+        Deal(CLASSIC, 5, Contract.QUEENS, hands)
+    with pytest.raises(ValueError, match="not a contract: 9"):
+        Deal(CLASSIC, 0, 9, hands)
+
+
+def test_rules_built_directly_are_checked_as_a_records_are() -> None:
+    """``Rules(kingdoms=0)`` played five deals and wrote a record its own reader refused."""
+    from opentrix.rules import Points, RulesError
+
+    for build, says in [
+        (lambda: Rules(preset_name="foo"), "unknown preset 'foo'"),
+        (lambda: Rules(kingdoms=0), "option 'kingdoms' must be a whole number from 1 to 100"),
+        (lambda: Rules(tiebreak="x"), "option 'tiebreak' must be one of"),  # type: ignore[arg-type]
+        (lambda: Points(trix=(1, 2)), "points 'trix' must be four integers"),  # type: ignore[arg-type]
+        (lambda: Points(queen="-25"), "points 'queen' must be an integer"),  # type: ignore[arg-type]
+    ]:
+        with pytest.raises(RulesError, match=says):
+            build()
+    assert Rules(first_king_card="7H").first_king_card == Card["7H"]  # type: ignore[arg-type]
+    assert hash(Rules(points=Points(trix=[1, 2, 3, 4]))) == hash(Rules(points=Points(trix=(1, 2, 3, 4))))  # type: ignore[arg-type]
+
+
+def test_legal_actions_are_ascending_at_a_complex_contract_choice() -> None:
+    from opentrix.view import view
+
+    m = Match(Rules.preset("complex"), seed=1)
+    assert m.legal_actions() == sorted(m.legal_actions()) == [A.choose("trix"), A.choose("complex")]
+    assert list(view(m, m.turn).legal_actions) == m.legal_actions()
+
+
+def test_a_phase_reads_back_as_itself() -> None:
+    from opentrix.deal import Phase
+
+    assert repr(Phase.PLAY) == "Phase.PLAY" and eval(repr(Phase.DOUBLE)) is Phase.DOUBLE

@@ -96,8 +96,8 @@ def test_one_kingdom() -> None:
 
 def test_complex_kingdoms_have_two_contracts() -> None:
     m = Match(Rules.preset("complex"), SUITED)
-    assert m.legal_actions() == [A.choose("complex"), A.choose("trix")]
-    run_match(m, SUITED)
+    assert m.legal_actions() == [A.choose("trix"), A.choose("complex")]  # ascending, as always
+    run_match(m, SUITED, ["complex", "trix"])
     assert [Contract(d.contract).id for d in m.deals] == ["complex", "trix"] * 4
     assert m.kings == [1, 1, 2, 2, 3, 3, 0, 0]
     assert m.totals == [0, 0, 0, 0] and m.winners == [0, 1, 2, 3]  # tiebreak "none": all share

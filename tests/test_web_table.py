@@ -1021,14 +1021,14 @@ def test_a_deal_played_with_the_keyboard_alone(browser: Browser, server: LiveSer
     page.wait_for_function("document.activeElement.id === 'next-deal'")
     # The summary covers the table: Tab goes round its buttons and the top bar's links above its shade
     # (the language switch stays at hand), never to the covered cards.
+    place_js = (
+        "(() => { const a = document.activeElement;"
+        " return a.closest('#deal-summary') ? 'dialog' : a.closest('.topbar') ? 'bar' : 'elsewhere'; })()"
+    )
     where = []
     for _ in range(12):
         page.keyboard.press("Tab")
-        where.append(
-            page.evaluate(
-                "(() => { const a = document.activeElement; return a.closest('#deal-summary') ? 'dialog' : a.closest('.topbar') ? 'bar' : 'elsewhere'; })()"
-            )
-        )
+        where.append(page.evaluate(place_js))
     assert "elsewhere" not in where and "bar" in where and where.count("dialog") >= 2, where
     bar_at = where.index("bar")
     assert where[bar_at:].index("dialog") > 0  # after the bar, round to the dialog again

@@ -46,12 +46,22 @@ _INDEX_OF_CARD = {c: i for i, c in enumerate(DOUBLABLE)}
 
 
 def play(card: int | str) -> Action:
-    return parse_card(card) if isinstance(card, str) else int(card)
+    return parse_card(card) if isinstance(card, str) else _card_int(card)
 
 
 def choose(contract: Contract | str) -> Action:
-    c = Contract.parse(contract) if isinstance(contract, str) else contract
+    """The king naming ``contract`` (a ``Contract`` or its name, ``"queens"``)."""
+    c = contract if isinstance(contract, Contract) else Contract.parse(contract)
     return CONTRACT_BASE + int(c)
+
+
+def _card_int(card: object) -> int:
+    """A card given as its int, checked: 0 to 51 (not a bool or a float)."""
+    if not isinstance(card, int) or isinstance(card, bool):
+        raise ValueError(f"not a card: {brief(card, python=True)} (expected a card int 0-51 or a name such as 'QS')")
+    if not 0 <= card < 52:
+        raise ValueError(f"not a card: {card} (card ints run from 0 to 51)")
+    return int(card)
 
 
 def double(*cards: int | str | Iterable[int | str]) -> Action:
@@ -64,7 +74,7 @@ def double(*cards: int | str | Iterable[int | str]) -> Action:
             flat.extend(c)
     m = 0
     for c in flat:
-        card = parse_card(c) if isinstance(c, str) else int(c)
+        card = parse_card(c) if isinstance(c, str) else _card_int(c)
         try:
             m |= 1 << _INDEX_OF_CARD[card]
         except KeyError:
@@ -118,6 +128,10 @@ def is_contract(action: Action) -> bool:
 
 
 def contract_of(action: Action) -> Contract:
+    """The contract a contract action names; ValueError for any other action."""
+    if not is_contract(action):
+        last = CONTRACT_BASE + 5
+        raise ValueError(f"{brief(action, python=True)} is not a contract action ({CONTRACT_BASE} to {last})")
     return Contract(action - CONTRACT_BASE)
 
 
@@ -131,6 +145,8 @@ def doubled_card(action: Action) -> int:
 
 def to_str(action: Action, symbols: bool = False) -> str:
     """A short text: ``QS``, ``pass``, ``contract queens``, ``double KH QS``, ``no double``, ``claim``."""
+    if not isinstance(action, int) or isinstance(action, bool):
+        raise ValueError(f"not an action id: {brief(action, python=True)} (expected an int 0 to {NUM_ACTIONS - 1})")
     if 0 <= action < 52:
         return card_symbol(action) if symbols else card_name(action)
     if action == PASS:
@@ -151,6 +167,8 @@ def to_str(action: Action, symbols: bool = False) -> str:
 
 def parse(text: str) -> Action:
     """Inverse of ``to_str``; also accepts a bare contract name."""
+    if not isinstance(text, str):
+        raise ValueError(f"not an action: {brief(text, python=True)} (expected text such as 'QS', 'pass' or 'queens')")
     t = text.strip().lower()
     if t == "pass":
         return PASS

@@ -50,6 +50,8 @@ class Suit(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
+        if not isinstance(text, str):
+            raise ValueError(f"not a suit: {brief(text, python=True)} (expected one of S H D C or ♠ ♥ ♦ ♣)")
         t = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
         t = _SYMBOL_TO_LETTER.get(t, t).upper()
         if len(t) != 1 or t not in SUIT_CHARS:
@@ -203,11 +205,20 @@ class CardSet(int):
             return super().__new__(cls, cards)
         m = 0
         for c in cards:
-            m |= 1 << (parse_card(c) if isinstance(c, str) else int(c))
+            if isinstance(c, str):
+                m |= 1 << parse_card(c)
+            elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52:
+                m |= 1 << c
+            else:  # 52, -1, 1.5, True, None: never a card (52 would sit unseen in the set)
+                said = brief(c, python=True)
+                raise ValueError(f"not a card: {said} (expected a card int 0-51 or a name such as 'QS')")
         return super().__new__(cls, m)
 
     @classmethod
     def parse(cls, text: str) -> CardSet:
+        """``CardSet.parse("AS KS 2D")``: names separated by spaces or commas."""
+        if not isinstance(text, str):
+            raise ValueError(f"not a list of cards: {brief(text, python=True)} (expected text such as 'AS KS 2D')")
         return cls(text.replace(",", " ").split())
 
     def __iter__(self) -> Iterator[Card]:

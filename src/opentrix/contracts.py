@@ -36,6 +36,8 @@ class Contract(IntEnum):
 
     @classmethod
     def parse(cls, text: object) -> Contract:
+        if isinstance(text, Contract):
+            return text
         if isinstance(text, str):
             key = text.strip().lower().replace("-", "_").replace(" ", "_")
             for c in cls:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 
 from . import actions as A
+from ._brief import brief
 from .cards import (
     DIAMONDS,
     FULL_DECK,
@@ -21,6 +22,7 @@ from .cards import (
     SUIT_MASKS,
     SUIT_TABLES,
     Card,
+    CardSet,
     Suit,
     cards_of,
 )
@@ -52,7 +54,12 @@ class Phase(IntEnum):
     def __str__(self) -> str:
         return self.name.lower()
 
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"  # pasted back, it is the phase (as Suit and Contract are)
 
+
+_HAND_TYPES = (int, CardSet)  # what the fast check takes as it is; anything else is checked one by one
+_CONTRACT_IDS = frozenset(int(c) for c in Contract)
 _CLAIM = int(Phase.CLAIM)
 _DOUBLE = int(Phase.DOUBLE)
 _PLAY = int(Phase.PLAY)
@@ -100,23 +107,44 @@ def deal_hands(seed: int | str | random.Random, index: int = 0) -> Hands:
     return (hands[0], hands[1], hands[2], hands[3])
 
 
+def as_action(action: object) -> int:
+    """An action id given as another kind of integer (numpy's) as an int; TypeError for anything else
+    (``True`` is no card, ``3.0`` no action)."""
+    if isinstance(action, bool) or not hasattr(action, "__index__"):
+        said = brief(action, python=True)
+        raise TypeError(f"an action is an int from 0 to {A.NUM_ACTIONS - 1} (see opentrix.actions), not {said}")
+    return int(action.__index__())
+
+
+def check_seat(seat: object) -> None:
+    """A seat is 0, 1, 2 or 3: anything else is a ValueError, not someone whose turn it is not."""
+    if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+        raise ValueError(f"a seat is 0, 1, 2 or 3, not {brief(seat, python=True)}")
+
+
 def check_hands(hands: Sequence[int]) -> Hands:
     """Four hands of 13 cards, 52 distinct in all; raises InvalidDeal saying what is wrong."""
-    if len(hands) == 4:
-        h0, h1, h2, h3 = hands
-        # The usual case in one go: 4 x 13 cards that cover the deck are 52 distinct cards.
-        if (
-            h0 | h1 | h2 | h3 == FULL_DECK
-            and h0.bit_count() == 13
-            and h1.bit_count() == 13
-            and h2.bit_count() == 13
-            and h3.bit_count() == 13
-        ):
-            return (int(h0), int(h1), int(h2), int(h3))
-    else:
-        raise InvalidDeal(f"a deal has 4 hands, not {len(hands)}")
+    try:
+        count = len(hands)
+    except TypeError:
+        raise InvalidDeal(f"the hands are a sequence of four card sets, not {brief(hands, python=True)}") from None
+    if count != 4:
+        raise InvalidDeal(f"a deal has 4 hands, not {count}")
+    h0, h1, h2, h3 = hands
+    # The usual case in one go: 4 x 13 cards that cover the deck are 52 distinct cards.
+    if (
+        type(h0) is type(h1) is type(h2) is type(h3) in _HAND_TYPES
+        and h0 | h1 | h2 | h3 == FULL_DECK
+        and h0.bit_count() == 13
+        and h1.bit_count() == 13
+        and h2.bit_count() == 13
+        and h3.bit_count() == 13
+    ):
+        return (int(h0), int(h1), int(h2), int(h3))
     seen = 0
     for seat, h in enumerate(hands):
+        if not isinstance(h, int) or isinstance(h, bool):
+            raise InvalidDeal(f"hand of seat {seat} is not a set of cards: {brief(h, python=True)}")
         n = int(h).bit_count()
         if h < 0 or h > FULL_DECK:
             raise InvalidDeal(f"hand of seat {seat} is not a set of cards")
@@ -238,6 +266,14 @@ class Deal:
     scores: tuple[int, int, int, int] | None
 
     def __init__(self, rules: Rules, king: int, contract: Contract | int, hands: Sequence[int]) -> None:
+        if not isinstance(rules, Rules):
+            said = brief(rules, python=True)
+            raise TypeError(f"a deal's rules are a Rules, e.g. Rules.preset('classic'), not {said}")
+        if king not in (0, 1, 2, 3) or isinstance(king, bool):
+            raise ValueError(f"the king is a seat from 0 to 3, not {brief(king, python=True)}")
+        if isinstance(contract, bool) or not isinstance(contract, int) or contract not in _CONTRACT_IDS:
+            said = brief(contract, python=True)
+            raise ValueError(f"not a contract: {said} (expected a Contract, e.g. Contract.QUEENS)")
         self.rules = rules
         self.king = king
         self.contract = int(contract)
@@ -370,6 +406,7 @@ class Deal:
         """
         turn = self.turn
         if seat is not None and seat != turn:
+            check_seat(seat)
             if self.phase == _OVER:
                 raise WrongPhase("the deal is over")
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")

@@ -13,7 +13,7 @@ from . import actions as A
 from ._brief import brief
 from .cards import CardSet
 from .contracts import Contract
-from .deal import Deal, Hands, Phase, check_hands, deal_hands
+from .deal import Deal, Hands, Phase, as_action, check_hands, check_seat, deal_hands
 from .errors import IllegalContract, NotYourTurn, WrongPhase
 from .rules import Rules
 from .summary import DealSummary
@@ -84,6 +84,13 @@ class Match:
 
         Give the first deal's ``hands``, or a ``seed`` from which every deal is dealt.
         """
+        if rules is not None and not isinstance(rules, Rules):
+            said = brief(rules, python=True)
+            raise TypeError(f"a match's rules are a Rules, e.g. Rules.preset('classic'), not {said}")
+        if isinstance(hands, int):  # Match(rules, 42): the seed given where the hands go
+            raise TypeError(f"a match's second argument is the first deal's four hands; a seed goes as seed={hands}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+            raise TypeError(f"a seed is an int or a string, not {brief(seed, python=True)}")
         self.rules = rules if rules is not None else Rules()
         self.seed = seed
         if hands is None:
@@ -186,8 +193,8 @@ class Match:
         live = self._live
         if live is not None:
             return live.legal_actions()
-        if self.phase == _CHOOSE:
-            return [A.CONTRACT_BASE + int(c) for c in self.available_contracts()]
+        if self.phase == _CHOOSE:  # ascending, as always (Complex lists its contracts Complex first)
+            return sorted(A.CONTRACT_BASE + int(c) for c in self.available_contracts())
         return []
 
     def team_totals(self) -> list[int]:
@@ -198,6 +205,8 @@ class Match:
 
     def apply(self, action: int, seat: int | None = None) -> None:
         """Apply one action of the seat to act; with ``seat``, check that it is that seat's turn."""
+        if type(action) is not int:  # numpy's ints become ints in the history; True, 3.0, "QS" are refused
+            action = as_action(action)
         deal = self._live
         if deal is not None:
             deal.apply(action, seat)
@@ -211,6 +220,8 @@ class Match:
                     self.phase = now
             return
         phase = self.phase
+        if seat is not None and seat != self.king:
+            check_seat(seat)
         if phase == _CHOOSE:
             if seat is not None and seat != self.king:
                 raise NotYourTurn(f"it is seat {self.king}'s turn (the king names the contract), not seat {seat}'s")

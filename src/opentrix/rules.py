@@ -40,6 +40,9 @@ class RulesError(ValueError):
     """A rules value in a record or on the command line is not valid."""
 
 
+PRESET_NAMES = ("classic", "wikipedia", "denexa", "online", "complex")  # PRESETS below, in this order
+
+
 @dataclass(frozen=True, slots=True)
 class Points:
     """What each penalty or Trix place is worth; doubling doubles whatever the value is."""
@@ -49,6 +52,22 @@ class Points:
     diamond: int = -10
     trick: int = -15
     trix: tuple[int, int, int, int] = (200, 150, 100, 50)
+
+    def __post_init__(self) -> None:
+        """Built directly (``Points(trix=(1, 2))``), the values are checked as a record's are."""
+        for name in ("king_of_hearts", "queen", "diamond", "trick"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(f"rules: points {name!r} must be an integer, not {brief(value, python=True)}")
+        trix = self.trix
+        if (
+            not isinstance(trix, tuple | list)
+            or len(trix) != 4
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in trix)
+        ):
+            raise RulesError(f"rules: points 'trix' must be four integers, not {brief(trix, python=True)}")
+        if not isinstance(trix, tuple):  # a list would make the rules unhashable
+            object.__setattr__(self, "trix", tuple(trix))
 
     def to_json(self) -> dict[str, Any]:
         """Only the values that differ from the standard ones."""
@@ -105,6 +124,23 @@ class Rules:
     kingdoms: int = 4
     partnership: bool = False
     points: Points = field(default_factory=Points)
+
+    def __post_init__(self) -> None:
+        """Built directly (``Rules(kingdoms=0)``), every option is checked as a record's is, so the
+        engine never plays, nor writes a record of, rules its own reader would refuse."""
+        if self.preset_name not in PRESET_NAMES:
+            raise RulesError(f"unknown preset {brief(self.preset_name)} (known: {', '.join(PRESET_NAMES)})")
+        for f in dataclasses.fields(self):
+            if f.name == "preset_name":
+                continue
+            value = getattr(self, f.name)
+            if f.name == "points":
+                if not isinstance(value, Points):
+                    raise RulesError(f"rules: 'points' must be a Points, not {brief(value, python=True)}")
+                continue
+            checked = _check_option(f.name, value)
+            if checked is not value:  # first_king_card given as "7H": kept as the Card
+                object.__setattr__(self, f.name, checked)
 
     @property
     def contracts(self) -> tuple[Contract, ...]:
@@ -251,3 +287,4 @@ PRESETS: dict[str, Rules] = {
         complex=True,
     ),
 }
+assert tuple(PRESETS) == PRESET_NAMES
