@@ -291,6 +291,11 @@ def _opentrix(*args: str, env: dict[str, str] | None = None) -> subprocess.Compl
             ["--database", "no/such/folder/t.db"],
             "the folder no/such/folder for the database 'no/such/folder/t.db' does",
         ),
+        # a port that is no number, its password hidden; an in-memory store; an empty name
+        (["--database", "postgresql://u:secret@h:x/db"], "not a database URL: 'postgresql://u:***@h:x/db' (invalid"),
+        (["--database", "postgresql://postgres@[::1/db"], "not a database URL: 'postgresql://postgres@[::1/db'"),
+        (["--database", "sqlite://"], "an in-memory database keeps nothing"),
+        (["--database", ""], "--database is empty"),
     ],
 )
 @pytest.mark.parametrize("command", [["serve"], ["play", "--no-browser"]])
@@ -298,6 +303,7 @@ def test_a_bad_database_is_one_clear_line(command: list[str], args: list[str], m
     done = _opentrix(*command, *args, "--port", "0" if command[0] == "play" else "8799")
     assert done.returncode == 1, done.stdout + done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr + done.stdout
+    assert "secret" not in done.stderr + done.stdout
 
 
 def test_a_mistyped_database_folder_is_not_made(tmp_path: Path) -> None:

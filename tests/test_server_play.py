@@ -512,6 +512,43 @@ async def test_a_move_that_crossed_a_stand_ins_is_refused_not_played_on_a_later_
         await me.close()
 
 
+async def test_a_bots_move_the_store_refused_is_tried_again_without_a_players_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store drops out just as a bot is to move: its move is taken back, and once the store is back
+    the bot plays it by itself (the table froze until a player happened to send something)."""
+    import sqlalchemy as sa
+
+    seed = next(s for s in range(100) if Match(Rules(), seed=s).king == 0)
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=seed, kingdoms=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.until(lambda m: m["type"] == "update" and me.my_turn())
+        await me.send({"type": "act", "action": me.view["legal_actions"][0], "after": me.n})  # the contract
+        await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0 and me.my_turn())
+        storage = server.app.state.hub.storage  # the king leads; then seat 1, a bot, follows
+        real = storage.append_actions
+        refused: list[object] = []
+
+        def down_for_a_bot(rows: Any) -> None:
+            if any(seat != 0 for _, _, seat, _ in rows) and len(refused) < 2:
+                refused.append(rows)
+                raise sa.exc.OperationalError("INSERT", {}, Exception("connection refused"))
+            real(rows)
+
+        monkeypatch.setattr(storage, "append_actions", down_for_a_bot)
+        await me.send({"type": "act", "action": me.view["legal_actions"][0], "after": me.n})
+        await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 0)
+        # nothing more is sent: the bot's move comes once the store takes it
+        bot = await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("seat") == 1, 30)
+        assert len(refused) == 2 and not me.errors and bot["event"]["action"] is not None
+        table = server.app.state.hub.tables[t["id"]]
+        server.run(table.store.drain())
+        loaded = storage.load_table(t["id"])
+        assert loaded is not None and [a for _, a in loaded.actions] == list(table.match.history)[: len(loaded.actions)]
+        await me.close()
+
+
 async def test_a_move_the_store_kept_though_it_said_it_failed_is_played(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1068,6 +1105,38 @@ async def test_friends_chat_at_their_table_and_a_newcomer_reads_what_was_said(se
     assert [m["text"] for m in welcome["chat"]] == ["ahlan ya Omar"] + [f"yalla {i}" for i in range(5)]
     for p in (lina, omar, watcher, late):
         await p.close()
+
+
+async def test_a_chat_message_is_stored_before_anyone_hears_it_and_said_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As every move is: a server killed the moment a message was seen cannot forget it. A slow write
+    of one message does not let the next overtake it."""
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=4, kingdoms=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        storage = server.app.state.hub.storage
+        real = storage.add_chat
+        stored: list[str] = []
+
+        def slow_first(table_id: str, message: dict[str, Any]) -> None:
+            if not stored:
+                time.sleep(0.6)
+            real(table_id, message)
+            stored.append(message["text"])
+
+        monkeypatch.setattr(storage, "add_chat", slow_first)
+        await me.send({"type": "chat", "text": "first"})
+        await me.send({"type": "chat", "text": "second"})
+        heard = []
+        while len(heard) < 2:
+            said = await me.until(lambda m: m["type"] == "chat")
+            heard.append(said["message"]["text"])
+            assert said["message"]["text"] in stored  # kept before it was said
+        assert heard == ["first", "second"]
+        loaded = storage.load_table(t["id"])
+        assert loaded is not None and [m["text"] for m in loaded.chat] == heard
+        await me.close()
 
 
 async def test_a_host_may_allow_hints_for_everyone_at_a_friends_table(server: LiveServer) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import errno
 import importlib.util
+import re
 import signal
 import socket
 import webbrowser
@@ -151,6 +152,11 @@ def _where(url: str) -> str:
     return f"{u.host or 'localhost'}{f':{u.port}' if u.port else ''}/{u.database or ''}"
 
 
+def _said(database: str | None) -> str:
+    """``--database`` quoted for a message, its password (``user:secret@``) hidden."""
+    return repr(re.sub(r"(://[^:/@\s]*):[^@/\s]*@", r"\1:***@", database or ""))
+
+
 def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
     """Check the store and the port before the server starts, so a mistake is one clear line, not a
     traceback from inside the server; returns the database URL (its schema is brought up to date) and
@@ -160,6 +166,8 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
     from .settings import database_url
     from .storage import Storage, store_reason
 
+    if database is not None and not database.strip():  # --database "": a slip, not "the default file"
+        raise _fail("--database is empty: give an SQLite file or a postgresql:// URL, or leave it out for the default")
     try:
         url = database_url(database)
     except OSError as e:  # only the default data folder is ever created
@@ -168,15 +176,17 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
     except ValueError as e:
         raise _fail(str(e)) from None
     if not url.startswith(("sqlite:", "postgresql")):
-        raise _fail(f"tables are kept in an SQLite file or a postgresql:// database, not {database!r}")
+        raise _fail(f"tables are kept in an SQLite file or a postgresql:// database, not {_said(database)}")
+    if url.split("?")[0] in ("sqlite://", "sqlite:///:memory:"):  # every table lost at the first restart
+        raise _fail(f"an in-memory database keeps nothing: give a file or a postgresql:// URL, not {_said(database)}")
     try:
         store = Storage(url)
-    except (sa.exc.ArgumentError, ImportError) as e:
-        raise _fail(f"not a database URL: {database!r} ({e})") from None
-    parts = sa.engine.make_url(url)
+        parts = sa.engine.make_url(url)
+    except (sa.exc.ArgumentError, ImportError, ValueError) as e:  # ValueError: a port that is no number
+        raise _fail(f"not a database URL: {_said(database)} ({e})") from None
     if parts.get_backend_name() == "postgresql" and not parts.database:
         store.close()  # the driver would guess a database named after the user, and fill that one
-        raise _fail(f"name the database: postgresql://user@host/name (or postgresql:///name), not {database!r}")
+        raise _fail(f"name the database: postgresql://user@host/name (or postgresql:///name), not {_said(database)}")
     shown = _where(url)
     bound = _try_bind(host, port)  # first: a busy port must not leave a new database behind
     try:

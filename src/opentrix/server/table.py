@@ -45,6 +45,7 @@ T = TypeVar("T")
 EVENTS_KEPT = 256
 CHAT_KEPT = 50  # chat messages a table keeps for those who arrive or come back
 CHAT_RATE = (5, 10.0)  # at most 5 chat messages from one seat in 10 seconds
+STORE_RETRY_S = 2.0  # a bot's move the store refused is tried again this long after (at least its delay)
 WATCHING_EVERY = 2.0  # seconds between two messages telling the table how many are watching
 OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
 _DOUBLING_ACTIONS = frozenset(a for a in range(A.NUM_ACTIONS) if A.is_doubling_answer(a))
@@ -272,6 +273,7 @@ class Table:
         self.chat_log: deque[dict[str, Any]] = deque(row.chat, maxlen=CHAT_KEPT)
         self._chatted: dict[int, deque[float]] = {}  # per seat: when its last messages were sent
         self._chat_writes: set[asyncio.Task[None]] = set()  # messages on their way to the store
+        self._chat_last: asyncio.Task[None] | None = None  # the last of them: the next is said after it
         # The last hint thought out (position, action): asked again for the same turn (a second tab, a
         # reload, a client that keeps asking), it is told again without another search, so hints cost
         # the bots' shared executor one search a turn at most.
@@ -441,7 +443,16 @@ class Table:
                 if now < self._bot_due:
                     return
                 self._bot_due = self._ready_move = None
-                await self._apply(turn, ready[2])
+                try:
+                    await self._apply(turn, ready[2])
+                except (LeaseLost, IllegalAction):
+                    raise
+                except Exception as e:  # the store refused it: the same move again a little later, so the
+                    # table does not wait for a player's message to wake it (nobody may be about to send one)
+                    log.warning("table %s: a bot's move could not be stored, trying again: %s", self.id, e)
+                    self._ready_move = ready
+                    self._bot_due = time.monotonic() + max(self.settings.bot_delay, STORE_RETRY_S)
+                    return
                 if not self._inbox.empty():
                     return  # players' messages first, then the bots play on
                 continue
@@ -616,8 +627,8 @@ class Table:
             await self._apply(seat, action)
         except IllegalAction as e:
             conn.send(error(str(e)))
-        except Exception:
-            log.exception("table %s: could not store an action", self.id)
+        except Exception as e:  # a store that cannot be reached: one line, not a traceback for every move
+            log.warning("table %s: could not store an action: %s", self.id, e)
             conn.send(error("the action could not be stored; please try again"))
 
     async def hint(self, conn: Connection) -> None:
@@ -680,22 +691,33 @@ class Table:
             return
         sent.append(now)
         message = {"seat": seat, "name": self.seats[seat].name, "text": text, "at": int(time.time() * 1000)}
-        self.chat_log.append(message)
-        out = dumps({"type": "chat", "message": message})
-        for c in self.all_connections():
-            c.send(out)
-        if not self.finished and not self.lost:  # written beside play: a slow store never holds up the table
-            task = asyncio.get_running_loop().create_task(self._keep_chat(message))
-            self._chat_writes.add(task)
-            task.add_done_callback(self._chat_writes.discard)
+        if self.finished or self.lost:  # nothing kept any more: said at once
+            self._say(message)
+            return
+        # Stored, then said (as every move is), beside play: a slow store never holds up the table, and
+        # each message waits for the one before it, so they are said in the order they were sent.
+        before = self._chat_last
+        task = asyncio.get_running_loop().create_task(self._keep_chat(message, before))
+        self._chat_writes.add(task)
+        task.add_done_callback(self._chat_writes.discard)
+        self._chat_last = task
 
-    async def _keep_chat(self, message: dict[str, Any]) -> None:
+    async def _keep_chat(self, message: dict[str, Any], before: asyncio.Task[None] | None) -> None:
         try:
             await self.store.run(self.store.storage.add_chat, self.id, message)
         except LeaseLost:
             pass  # another server plays the table now; the lease check lets it go
         except Exception as e:  # the talk goes on; only a restart would forget this message
             log.warning("table %s: a chat message could not be stored: %s", self.id, e)
+        if before is not None:
+            await asyncio.wait([before])  # said after the message sent before it (never raises: caught above)
+        self._say(message)
+
+    def _say(self, message: dict[str, Any]) -> None:
+        self.chat_log.append(message)
+        out = dumps({"type": "chat", "message": message})
+        for c in self.all_connections():
+            c.send(out)
 
     async def next_deal(self, conn: Connection) -> None:
         if conn.seat is not None and self.match.phase == Phase.DEAL_OVER:
