@@ -692,5 +692,12 @@ def test_make_bot_checks_the_kind_of_each_option() -> None:
     with pytest.raises(ValueError, match=r"option eps of hard takes a number, not '0\.1'"):
         make_bot("hard", eps="0.1")
     assert make_bot("strong", eps=1, samples=None, budget_ms=10) is not None  # a whole number is a number
+    import numpy as np  # what a config tool or an RL script hands over
+
+    assert make_bot("strong", samples=np.int64(8), trust=np.float32(0.8), budget_ms=np.int64(100)).samples == 8
+    from opentrix.arena.spec import SpecError, parse_spec
+
+    with pytest.raises(SpecError, match="option inference of cheat-from takes yes or no"):
+        parse_spec("cheat-from:inference=maybe")  # strong's options, read by cheat-from, are checked too
     with pytest.raises(ValueError, match="cheat sees every hand: it plays in the arena only"):
         make_bot("cheat")

@@ -199,6 +199,17 @@ def test_an_integer_of_another_kind_is_taken_as_the_int_it_is() -> None:
     m.apply(np.int64(A.choose("queens")))  # type: ignore[arg-type]
     m.apply(np.int64(m.legal_actions()[0]))  # type: ignore[arg-type]
     assert all(type(a) is int for a in m.history)
+    # and so do the helpers beside it, as they did before their arguments were checked
+    from opentrix.cards import CardSet
+    from opentrix.deal import deal_hands
+
+    hands = deal_hands(1, 0)
+    assert A.to_str(np.int64(3)) == "5S" and A.play(np.int64(3)) == 3 and CardSet([np.int64(3)]) == CardSet.parse("5S")
+    assert A.choose(np.int64(1)) == A.choose(1) == A.choose("queens")
+    assert Match(CLASSIC, [np.int64(h) for h in hands]).pending_hands == hands  # type: ignore[misc]
+    seeded = Match(CLASSIC, seed=np.int64(5))  # type: ignore[arg-type]
+    assert type(seeded.seed) is int and seeded.pending_hands == Match(CLASSIC, seed=5).pending_hands
+    assert Deal(CLASSIC, 0, np.int64(1), hands).contract == Contract.QUEENS  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("seat", ["2", -1, 7, True])

@@ -294,6 +294,10 @@ def _opentrix(*args: str, env: dict[str, str] | None = None) -> subprocess.Compl
         # a port that is no number, its password hidden; an in-memory store; an empty name
         (["--database", "postgresql://u:secret@h:x/db"], "not a database URL: 'postgresql://u:***@h:x/db' (invalid"),
         (["--database", "postgresql://postgres@[::1/db"], "not a database URL: 'postgresql://postgres@[::1/db'"),
+        (["--database", "postgresql://u:se/cret@h:x/db"], "not a database URL: 'postgresql://u:***@h:x/db'"),
+        (["--database", "postgresql://u:sec@ret@h:x/db"], "not a database URL: 'postgresql://u:***@h:x/db'"),
+        (["--database", "postgresql://h:x/db?password=secret"], "'postgresql://h:x/db?password=***'"),
+        (["--database", "postgresql:/u:secret@h/db"], "for the database 'postgresql:/u:***@h/db' does not exist"),
         (["--database", "sqlite://"], "an in-memory database keeps nothing"),
         (["--database", ""], "--database is empty"),
     ],
@@ -303,6 +307,13 @@ def test_a_bad_database_is_one_clear_line(command: list[str], args: list[str], m
     done = _opentrix(*command, *args, "--port", "0" if command[0] == "play" else "8799")
     assert done.returncode == 1, done.stdout + done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr + done.stdout
+    assert "secret" not in done.stderr + done.stdout
+
+
+def test_a_bad_database_url_from_the_environment_is_named_with_its_password_hidden() -> None:
+    env = {**os.environ, "OPENTRIX_DATABASE_URL": "postgresql://u:secret@h:x/db"}
+    done = _opentrix("serve", "--port", "8799", env=env)
+    assert done.returncode == 1 and "not a database URL: 'postgresql://u:***@h:x/db'" in done.stderr
     assert "secret" not in done.stderr + done.stdout
 
 

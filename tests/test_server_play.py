@@ -1139,6 +1139,61 @@ async def test_a_chat_message_is_stored_before_anyone_hears_it_and_said_in_order
         await me.close()
 
 
+async def test_chat_keeps_its_order_across_the_end_of_the_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The "gg" typed as the match ends (kept no more) still comes after the message sent before it."""
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=4, kingdoms=1)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.until(lambda m: m["type"] == "update" and me.my_turn())
+        storage = server.app.state.hub.storage
+        real = storage.add_chat
+
+        def slow(table_id: str, message: dict[str, Any]) -> None:
+            time.sleep(0.8)
+            real(table_id, message)
+
+        monkeypatch.setattr(storage, "add_chat", slow)
+        await me.send({"type": "chat", "text": "first"})
+        await asyncio.sleep(0.2)
+        server.app.state.hub.tables[t["id"]].finished = True  # the match ends while "first" is being stored
+        await me.send({"type": "chat", "text": "gg"})
+        heard = [(await me.until(lambda m: m["type"] == "chat"))["message"]["text"] for _ in range(2)]
+        assert heard == ["first", "gg"]
+        await me.close()
+
+
+async def test_a_finished_match_the_store_refused_is_stored_by_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last card is played as the database drops out: the match is stored (history, record, the
+    match's end told) a moment later, without waiting for a player's message."""
+    import sqlalchemy as sa
+
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", start=True, seed=4, kingdoms=1)
+        storage = server.app.state.hub.storage
+        real = storage.finish
+        calls: list[int] = []
+
+        def fail_once(*args: Any) -> None:
+            calls.append(1)
+            if len(calls) == 1:
+                raise sa.exc.OperationalError("UPDATE", {}, Exception("connection refused"))
+            real(*args)
+
+        monkeypatch.setattr(storage, "finish", fail_once)
+        me = await Player.join(server.ws_base, t["id"], t["token"])
+        await me.play_to_end(random.Random(2))
+        await me.until(lambda m: m["type"] == "update" and (m["event"] or {}).get("kind") == "match_over", 20)
+        table = server.app.state.hub.tables[t["id"]]
+        assert table.finished and len(calls) == 2
+        history = httpx.get(f"{server.base}/api/history", timeout=10).json()["matches"]
+        assert any(m["id"] == t["id"] for m in history)
+        await me.close()
+
+
 async def test_a_host_may_allow_hints_for_everyone_at_a_friends_table(server: LiveServer) -> None:
     """A table for learning: with ``"hints": true`` each seated player may ask on his own turn, and the
     hint reaches him alone (not the other player, nor a spectator). The option is public."""

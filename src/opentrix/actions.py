@@ -11,6 +11,7 @@ in hidden reveal nobody learns anything from how long a seat took to answer. Dou
 from __future__ import annotations
 
 from collections.abc import Iterable
+from numbers import Integral
 
 from ._brief import brief
 from .cards import Card, card_name, card_symbol, parse_card
@@ -50,18 +51,23 @@ def play(card: int | str) -> Action:
 
 
 def choose(contract: Contract | str) -> Action:
-    """The king naming ``contract`` (a ``Contract`` or its name, ``"queens"``)."""
+    """The king naming ``contract`` (a ``Contract``, its int 0-5, or its name, ``"queens"``)."""
+    if isinstance(contract, Integral) and not isinstance(contract, bool | Contract):
+        if not 0 <= contract < len(Contract):
+            raise ValueError(f"unknown contract {contract} (contract ints run from 0 to {len(Contract) - 1})")
+        return CONTRACT_BASE + int(contract)
     c = contract if isinstance(contract, Contract) else Contract.parse(contract)
     return CONTRACT_BASE + int(c)
 
 
 def _card_int(card: object) -> int:
-    """A card given as its int, checked: 0 to 51 (not a bool or a float)."""
-    if not isinstance(card, int) or isinstance(card, bool):
+    """A card given as its int (numpy's too), checked: 0 to 51 (not a bool or a float)."""
+    if not isinstance(card, Integral) or isinstance(card, bool):
         raise ValueError(f"not a card: {brief(card, python=True)} (expected a card int 0-51 or a name such as 'QS')")
-    if not 0 <= card < 52:
-        raise ValueError(f"not a card: {card} (card ints run from 0 to 51)")
-    return int(card)
+    value = int(card)
+    if not 0 <= value < 52:
+        raise ValueError(f"not a card: {value} (card ints run from 0 to 51)")
+    return value
 
 
 def double(*cards: int | str | Iterable[int | str]) -> Action:
@@ -145,7 +151,7 @@ def doubled_card(action: Action) -> int:
 
 def to_str(action: Action, symbols: bool = False) -> str:
     """A short text: ``QS``, ``pass``, ``contract queens``, ``double KH QS``, ``no double``, ``claim``."""
-    if not isinstance(action, int) or isinstance(action, bool):
+    if not isinstance(action, Integral) or isinstance(action, bool):
         raise ValueError(f"not an action id: {brief(action, python=True)} (expected an int 0 to {NUM_ACTIONS - 1})")
     if 0 <= action < 52:
         return card_symbol(action) if symbols else card_name(action)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from numbers import Integral
 from typing import TYPE_CHECKING
 
 from ._brief import brief
@@ -207,8 +208,8 @@ class CardSet(int):
         for c in cards:
             if isinstance(c, str):
                 m |= 1 << parse_card(c)
-            elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52:
-                m |= 1 << c
+            elif isinstance(c, Integral) and not isinstance(c, bool) and 0 <= c < 52:  # numpy's ints too
+                m |= 1 << int(c)
             else:  # 52, -1, 1.5, True, None: never a card (52 would sit unseen in the set)
                 said = brief(c, python=True)
                 raise ValueError(f"not a card: {said} (expected a card int 0-51 or a name such as 'QS')")

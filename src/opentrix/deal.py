@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import IntEnum
+from numbers import Integral
 
 from . import actions as A
 from ._brief import brief
@@ -143,9 +144,10 @@ def check_hands(hands: Sequence[int]) -> Hands:
         return (int(h0), int(h1), int(h2), int(h3))
     seen = 0
     for seat, h in enumerate(hands):
-        if not isinstance(h, int) or isinstance(h, bool):
+        if not isinstance(h, int | Integral) or isinstance(h, bool):
             raise InvalidDeal(f"hand of seat {seat} is not a set of cards: {brief(h, python=True)}")
-        n = int(h).bit_count()
+        h = int(h)
+        n = h.bit_count()
         if h < 0 or h > FULL_DECK:
             raise InvalidDeal(f"hand of seat {seat} is not a set of cards")
         if n != 13:
@@ -271,7 +273,7 @@ class Deal:
             raise TypeError(f"a deal's rules are a Rules, e.g. Rules.preset('classic'), not {said}")
         if king not in (0, 1, 2, 3) or isinstance(king, bool):
             raise ValueError(f"the king is a seat from 0 to 3, not {brief(king, python=True)}")
-        if isinstance(contract, bool) or not isinstance(contract, int) or contract not in _CONTRACT_IDS:
+        if isinstance(contract, bool) or not isinstance(contract, int | Integral) or contract not in _CONTRACT_IDS:
             said = brief(contract, python=True)
             raise ValueError(f"not a contract: {said} (expected a Contract, e.g. Contract.QUEENS)")
         self.rules = rules

@@ -8,6 +8,7 @@ itself; otherwise the caller passes each deal's hands to ``start_deal``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 
 from . import actions as A
 from ._brief import brief
@@ -87,12 +88,12 @@ class Match:
         if rules is not None and not isinstance(rules, Rules):
             said = brief(rules, python=True)
             raise TypeError(f"a match's rules are a Rules, e.g. Rules.preset('classic'), not {said}")
-        if isinstance(hands, int):  # Match(rules, 42): the seed given where the hands go
+        if isinstance(hands, Integral):  # Match(rules, 42): the seed given where the hands go
             raise TypeError(f"a match's second argument is the first deal's four hands; a seed goes as seed={hands}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral | str)):
             raise TypeError(f"a seed is an int or a string, not {brief(seed, python=True)}")
         self.rules = rules if rules is not None else Rules()
-        self.seed = seed
+        self.seed = int(seed) if isinstance(seed, Integral) else seed  # numpy's int: a plain one, for records
         if hands is None:
             if seed is None:
                 raise ValueError("a match needs the first deal's hands or a seed")

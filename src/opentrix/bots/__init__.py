@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from functools import partial
+from numbers import Integral, Real
 from typing import Any
 
 from .base import Bot, RandomBot
@@ -79,13 +80,13 @@ def check_option_kinds(
         if param is None:
             continue
         default, annotation = param.default, str(param.annotation)
-        number = isinstance(value, int | float) and not isinstance(value, bool)
+        number = isinstance(value, Real) and not isinstance(value, bool)  # numpy's numbers too
         if isinstance(default, bool) or annotation == "bool":
             kind, fits = "yes or no", isinstance(value, bool)
         elif isinstance(default, float) or "float" in annotation:
             kind, fits = "a number", number
         elif isinstance(default, int) or "int" in annotation:
-            kind, fits = "a whole number", number and isinstance(value, int)
+            kind, fits = "a whole number", number and isinstance(value, Integral)
         else:
             continue
         if not (fits or (value is None and "None" in annotation)):

@@ -14,7 +14,7 @@ from ..actions import Action
 from ..deal import Phase
 from ..match import Match
 from ..view import View, view
-from . import option_names
+from . import check_option_kinds, option_names
 from .knowledge import Knowledge
 from .strong import StrongBot
 
@@ -80,6 +80,7 @@ class HindsightBot(CheatBot):
         for key in strong:
             if key not in takes:
                 raise ValueError(f"unknown option {key!r} for cheat-from (its options: trick, {', '.join(takes)})")
+        check_option_kinds("cheat-from", StrongBot, strong)  # inference="maybe" would read as true
         self.trick = trick
         self.reader = StrongBot(seed, **{"budget_ms": None, **strong})  # any other option is strong's
 

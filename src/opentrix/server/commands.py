@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import errno
 import importlib.util
+import os
 import re
 import signal
 import socket
@@ -152,9 +153,27 @@ def _where(url: str) -> str:
     return f"{u.host or 'localhost'}{f':{u.port}' if u.port else ''}/{u.database or ''}"
 
 
-def _said(database: str | None) -> str:
-    """``--database`` quoted for a message, its password (``user:secret@``) hidden."""
-    return repr(re.sub(r"(://[^:/@\s]*):[^@/\s]*@", r"\1:***@", database or ""))
+def _hider(value: str) -> Callable[[str], str]:
+    """What hides the password of a database URL (``user:secret@``, ``?password=secret``) in a
+    message: the URL itself, or a driver's words about it. Everything between the scheme and the last
+    ``@`` is user and password, so a password holding ``/``, ``@`` or a space is hidden whole."""
+    secrets: list[str] = []
+    scheme = re.search(r":/+", value)
+    if scheme is not None:
+        rest = value[scheme.end() :]
+        at = rest.rfind("@")
+        _user, colon, password = rest[: max(at, 0)].partition(":")
+        if colon and password:
+            secrets.append(password)
+    secrets += [s for s in re.findall(r"[?&]password=([^&#]*)", value) if s]
+    forms = sorted({f for s in secrets for f in (s, repr(s)[1:-1])}, key=len, reverse=True)
+
+    def hide(text: str) -> str:
+        for form in forms:
+            text = text.replace(form, "***")
+        return text
+
+    return hide
 
 
 def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
@@ -163,30 +182,37 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
     the port (the one the system picked, for port 0)."""
     import sqlalchemy as sa
 
-    from .settings import database_url
+    from .settings import ENV_DATABASE, database_url
     from .storage import Storage, store_reason
 
     if database is not None and not database.strip():  # --database "": a slip, not "the default file"
         raise _fail("--database is empty: give an SQLite file or a postgresql:// URL, or leave it out for the default")
+    given = database if database is not None else os.environ.get(ENV_DATABASE, "")
+    hide = _hider(given)
+    said = hide(repr(given))
+
+    def fail(message: str) -> typer.Exit:
+        return _fail(hide(message))
+
     try:
         url = database_url(database)
     except OSError as e:  # only the default data folder is ever created
         where = e.filename or "the data folder"
-        raise _fail(f"cannot create {where} for the tables: {e.strerror or e}; give --database") from None
+        raise fail(f"cannot create {where} for the tables: {e.strerror or e}; give --database") from None
     except ValueError as e:
-        raise _fail(str(e)) from None
+        raise fail(str(e)) from None
     if not url.startswith(("sqlite:", "postgresql")):
-        raise _fail(f"tables are kept in an SQLite file or a postgresql:// database, not {_said(database)}")
+        raise fail(f"tables are kept in an SQLite file or a postgresql:// database, not {said}")
     if url.split("?")[0] in ("sqlite://", "sqlite:///:memory:"):  # every table lost at the first restart
-        raise _fail(f"an in-memory database keeps nothing: give a file or a postgresql:// URL, not {_said(database)}")
+        raise fail(f"an in-memory database keeps nothing: give a file or a postgresql:// URL, not {said}")
     try:
         store = Storage(url)
         parts = sa.engine.make_url(url)
     except (sa.exc.ArgumentError, ImportError, ValueError) as e:  # ValueError: a port that is no number
-        raise _fail(f"not a database URL: {_said(database)} ({e})") from None
+        raise fail(f"not a database URL: {said} ({e})") from None
     if parts.get_backend_name() == "postgresql" and not parts.database:
         store.close()  # the driver would guess a database named after the user, and fill that one
-        raise _fail(f"name the database: postgresql://user@host/name (or postgresql:///name), not {_said(database)}")
+        raise fail(f"name the database: postgresql://user@host/name (or postgresql:///name), not {said}")
     shown = _where(url)
     bound = _try_bind(host, port)  # first: a busy port must not leave a new database behind
     try:
@@ -196,7 +222,7 @@ def preflight(database: str | None, host: str, port: int) -> tuple[str, int]:
         reason = store_reason(e)
         if "Can't locate revision" in reason:
             reason = f"its tables were made by a newer opentrix ({reason}); upgrade opentrix to serve them"
-        raise _fail(f"cannot use the database {shown}: {reason}") from None
+        raise fail(f"cannot use the database {shown}: {reason}") from None
     finally:
         store.close()
     return url, bound
@@ -462,7 +488,6 @@ def _server(config: Any) -> Any:
     of its tables (another server would wait out their lease). Pressing Ctrl-C twice is what an
     impatient host does, so here the second only stops the wait for connections and says what is left
     to do; the shutdown runs (once). A third Ctrl-C quits at once, for a store that does not answer."""
-    import os
     import sys
 
     import uvicorn

@@ -274,6 +274,7 @@ class Table:
         self._chatted: dict[int, deque[float]] = {}  # per seat: when its last messages were sent
         self._chat_writes: set[asyncio.Task[None]] = set()  # messages on their way to the store
         self._chat_last: asyncio.Task[None] | None = None  # the last of them: the next is said after it
+        self._finish_due: float | None = None  # when to store the finished match again, after the store refused it
         # The last hint thought out (position, action): asked again for the same turn (a second tab, a
         # reload, a client that keeps asking), it is told again without another search, so hints cost
         # the bots' shared executor one search a turn at most.
@@ -372,7 +373,10 @@ class Table:
         if self.lost or self.stopped:  # nothing is played here any more: only jobs wake the table
             return None
         bot_due = self._bot_due if self._thinking is None else None  # a thought's end comes as a job
-        times = [t for t in (bot_due, self._deadline, self._pause_until, self._watching_due) if t is not None]
+        finish_due = self._finish_due if not self.finished else None
+        times = [
+            t for t in (bot_due, self._deadline, self._pause_until, self._watching_due, finish_due) if t is not None
+        ]
         if self._thinking is not None and (check := self.thinkers.check_every()) is not None:
             times.append(time.monotonic() + check)
         if self.status == "playing":
@@ -400,8 +404,16 @@ class Table:
             if m.phase >= Phase.DEAL_OVER:
                 self._bot_due = self._deadline = self._ready_move = None
             if m.is_over:
-                if not self.finished:
-                    await self._finish()
+                if not self.finished and (self._finish_due is None or now >= self._finish_due):
+                    try:
+                        await self._finish()
+                    except LeaseLost:
+                        raise
+                    except Exception as e:  # stored later, by itself: no player may be about to send anything
+                        log.warning("table %s: the finished match could not be stored, trying again: %s", self.id, e)
+                        self._finish_due = now + STORE_RETRY_S
+                    else:
+                        self._finish_due = None
                 return
             if m.phase == Phase.DEAL_OVER:
                 if self._pause_until is None:
@@ -691,20 +703,20 @@ class Table:
             return
         sent.append(now)
         message = {"seat": seat, "name": self.seats[seat].name, "text": text, "at": int(time.time() * 1000)}
-        if self.finished or self.lost:  # nothing kept any more: said at once
-            self._say(message)
-            return
         # Stored, then said (as every move is), beside play: a slow store never holds up the table, and
-        # each message waits for the one before it, so they are said in the order they were sent.
+        # each message waits for the one before it, so they are said in the order they were sent (a match
+        # over, or a table lost to another server, keeps nothing more, but the order still holds).
+        keep = not self.finished and not self.lost
         before = self._chat_last
-        task = asyncio.get_running_loop().create_task(self._keep_chat(message, before))
+        task = asyncio.get_running_loop().create_task(self._keep_chat(message, before, keep))
         self._chat_writes.add(task)
         task.add_done_callback(self._chat_writes.discard)
         self._chat_last = task
 
-    async def _keep_chat(self, message: dict[str, Any], before: asyncio.Task[None] | None) -> None:
+    async def _keep_chat(self, message: dict[str, Any], before: asyncio.Task[None] | None, keep: bool) -> None:
         try:
-            await self.store.run(self.store.storage.add_chat, self.id, message)
+            if keep:
+                await self.store.run(self.store.storage.add_chat, self.id, message)
         except LeaseLost:
             pass  # another server plays the table now; the lease check lets it go
         except Exception as e:  # the talk goes on; only a restart would forget this message

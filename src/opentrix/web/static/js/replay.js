@@ -158,7 +158,7 @@ export function mountReplay(root, code) {
       const res = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
       const data = await res.json();
       if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
-      Object.assign(st, { data, deal: 0, step: 0, error: null });
+      Object.assign(st, { data, deal: 0, step: 0, error: null, resultShut: false }); // another match: its result unfolded
       render();
     } catch (err) { // said on the page, which stays until another file is picked (a toast went in 3.5 s)
       const said = t("replay.bad", { why: errorText(err) });
