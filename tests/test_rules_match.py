@@ -292,7 +292,7 @@ def _rows(table: str) -> list[tuple[str, list[str]]]:
     return rows
 
 
-@pytest.mark.parametrize(("column", "preset"), enumerate(PRESET_NAMES))
+@pytest.mark.parametrize(("column", "preset"), list(enumerate(PRESET_NAMES)))
 def test_each_preset_fixes_every_option_as_the_rule_book_table_says(column: int, preset: str) -> None:
     rules = Rules.preset(preset)
     for name, values in _rows(PRESET_TABLE):
