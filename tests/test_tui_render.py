@@ -310,7 +310,7 @@ def test_the_rules_sheet_says_what_this_tables_options_change(preset: str, said:
     sheet = sheet_of(Rules.preset(preset))
     for line in [
         "The first king is the player dealt the 7♥ in the first deal",
-        "the first card of the deal, in a trick or on the Trix rows, is his",
+        "he leads the first trick, and in Trix the first turn is his (a jack, or a pass if he has none)",
         "The highest total after the last deal wins.",
         *said,
     ]:
@@ -439,3 +439,22 @@ def test_the_header_keeps_who_was_asked_to_double_and_did_not() -> None:
     while m.deals[-1].phase == Phase.PLAY and not any(c == Card.KH for _, c in view(m, 0).plays):
         m.apply(view(m, m.turn).legal_actions[0])
     assert "no double" not in render.header(view(m, 0), SEAT_NAMES, Glyphs()).plain
+
+
+def test_a_complex_match_with_a_king_of_hearts_tiebreak_explains_that_deals_rules() -> None:
+    """The tiebreak deal is King of Hearts, where the hearts-lead ban and its redeal claims apply: the
+    sheet said nothing of them, since a Complex kingdom has no such deal of its own."""
+    sheet = sheet_of(Rules.preset("classic", complex=True, koh_redeal=True))
+    assert "nobody may lead a heart" in sheet and "In King of Hearts, a player whose hearts" in sheet
+    assert "King of Hearts deal decides" in sheet
+    plain = sheet_of(Rules.preset("complex", hearts_lead_ban=True, koh_redeal=True))  # tiebreak "none"
+    assert "nobody may lead a heart" not in plain and "In King of Hearts, a player whose hearts" not in plain
+
+
+def test_the_complex_goal_says_costs_and_earnings_the_way_the_others_do() -> None:
+    """``-p.king_of_hearts`` printed "plus -75 for the K♥" with custom points that earn."""
+    from opentrix.rules import Points
+
+    sheet = sheet_of(Rules.preset("complex", points=Points(king_of_hearts=75)))
+    assert "Complex: each trick costs 15, and what it holds as well: the K♥ earns 75, each queen costs 25" in sheet
+    assert "plus -" not in sheet and "costs -" not in sheet

@@ -1594,7 +1594,8 @@ def test_a_newcomer_reads_the_tables_rules_in_english_and_arabic(browser: Browse
         "Each move has 30 seconds",
         "may double it",  # Denexa doubles
         "The first king is the player dealt the 7♥ in the first deal.",
-        "the first card of the deal, in a trick or on the Trix rows, is his",
+        "he leads the first trick, and in Trix the first turn is his (a jack, or a pass if he has none)",
+        "Play goes counter-clockwise: the next player is on your right.",
         "When a kingdom is over it passes against the direction of play",
         "If the holder takes his own doubled card, he pays double and whoever led that trick gains its value",
         "In Trix, a player with all four 2s, or with three 2s and the 3 of the suit whose 2 he lacks",
@@ -1617,6 +1618,30 @@ def test_a_newcomer_reads_the_tables_rules_in_english_and_arabic(browser: Browse
     assert "شيخ الكبة: لا تأكل شيخ الكبة: يكلّفك 75" in sheet_ar
     assert "دفع الضعف وربح قيمتها من بدأ تلك اللمّة" in sheet_ar and "إن تعادل المتصدرون تقاسموا الفوز." in sheet_ar
     shot(page, "rules-02-sheet-arabic")
+    page.click("#lang-toggle")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_complex_table_with_a_king_of_hearts_tiebreak_explains_that_deal(
+    browser: Browser, server: LiveServer
+) -> None:
+    """Classic with Complex ticked: a shared lead is settled by a King of Hearts deal, where the hearts-lead
+    ban applies, so the sheet says so (it was left out with the King of Hearts contract)."""
+    t = server.create(name="Lina", bots="random", start=True, seed=5, complex=True)
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.goto(seat_url(server, t))
+    page.wait_for_selector("[data-testid=board]")
+    page.click("[data-cmd=rules]")
+    text = " ".join(page.locator("[data-testid=rules]").inner_text().split())
+    assert "In King of Hearts nobody may lead a heart" in text and "one more King of Hearts deal decides" in text
+    page.click("#rules-drawer [data-cmd=close]")
+    page.locator("[data-testid=rules]").wait_for(state="detached")
+    page.click("#lang-toggle")
+    page.click("[data-cmd=rules]")
+    sheet_ar = " ".join(page.locator("[data-testid=rules]").inner_text().split())
+    assert "وفي التركس الدور الأول له" in sheet_ar and "اللاعب التالي على يمينك" in sheet_ar
     page.click("#lang-toggle")
     assert not errors, errors
     page.context.close()

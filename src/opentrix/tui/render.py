@@ -533,8 +533,8 @@ def contract_goal(contract: Contract, rules: Rules, g: Glyphs) -> str:
         Contract.LTOOSH: f"each trick you take {costs(p.trick)}",
         Contract.TRIX: "a jack opens its suit's row; on your turn place a jack, or a card next to an end of "
         f"its row, if you can, else pass. First out {first:+d}, second {second:+d}, third {third:+d}, last {last:+d}",
-        Contract.COMPLEX: f"each trick {costs(p.trick)}, plus {-p.king_of_hearts} for the {kh}, "
-        f"{-p.queen} for each queen and {-p.diamond} for each diamond in it",
+        Contract.COMPLEX: f"each trick {costs(p.trick)}, and what it holds as well: the {kh} "
+        f"{costs(p.king_of_hearts)}, each queen {costs(p.queen)}, each diamond {costs(p.diamond)}",
     }
     return f"{contract.title}: {goals[contract]}"
 
@@ -571,7 +571,7 @@ def redeal_help(rules: Rules, g: Glyphs) -> str:
     """Which hands may claim a redeal at this table, one sentence per option that is on, and what a
     redeal does; empty when no hand may."""
     said = []
-    if rules.koh_redeal and not rules.complex:  # a Complex kingdom has no King of Hearts deal
+    if rules.koh_redeal and (not rules.complex or rules.tiebreak == "extra_koh_deal"):  # Complex: its tiebreak only
         kh, ah = g.card(Card.KH), g.card(Card.AH)
         said.append(
             f"In King of Hearts, a player whose hearts are just the {kh}, just the {ah}, or exactly the {ah} "
@@ -625,7 +625,8 @@ def rules_help(v: View, g: Glyphs) -> Text:
         )
     t.append(
         f"The first king is the player dealt the {g.card(rules.first_king_card)} in the first deal, and the "
-        "king always opens: the first card of the deal, in a trick or on the Trix rows, is his. Play goes "
+        "king always opens: he leads the first trick, and in Trix the first turn is his (a jack, or a pass if he "
+        "has none). Play goes "
         "counter-clockwise: the next player is on your right. In the "
         "trick contracts follow the suit led if you can; the highest card of that suit takes the trick "
         "and leads the next.\n\n"
@@ -638,7 +639,9 @@ def rules_help(v: View, g: Glyphs) -> Text:
             "When a kingdom is over it passes against the direction of play: the player who plays just before "
             "the king (on his left) becomes the next king."
         )
-    if rules.hearts_lead_ban and not rules.complex:
+    # a Complex match deals King of Hearts only for a tiebreak of that kind, and then its options apply
+    koh_deals = not rules.complex or rules.tiebreak == "extra_koh_deal"
+    if rules.hearts_lead_ban and koh_deals:
         extra.append("In King of Hearts nobody may lead a heart while holding another suit.")
     if rules.king_must_be_discarded:
         where = "Complex" if rules.complex else "King of Hearts"
@@ -654,7 +657,7 @@ def rules_help(v: View, g: Glyphs) -> Text:
     if redeal:
         extra.append(redeal)
     if rules.partnership:
-        extra.append("Partners sit across from each other and score together.")
+        extra.append("Partners sit across from each other; each keeps his own score, and the team's total decides.")
     extra.append(winner_help(rules))
     t.append("\n" + "\n".join(extra) + "\n")
     t.append("\nEsc closes this sheet.", style="dim")

@@ -772,17 +772,19 @@ export function mountTable(root, code) {
     const rows = contracts.map((c) => `<li${v && v.contract === c ? ' class="now"' : ""}><b>${escapeHtml(contractName(c))}</b>: ${escapeHtml(contractGoal(c))}</li>`).join("");
     const team = r.partnership ? ".team" : "";
     const notes = [t("rules.firstking", { card: cardLabel(r.first_king_card || "7H") })];
+    // a Complex match deals King of Hearts only for a tiebreak of that kind, and then its options apply
+    const kohDeals = !r.complex || (r.tiebreak || "extra_koh_deal") === "extra_koh_deal";
     if (kingdoms > 1 && r.kingdom_passes === "against_play") notes.push(t("rules.againstplay"));
-    if (r.hearts_lead_ban && !r.complex) notes.push(t("rules.heartsban"));
+    if (r.hearts_lead_ban && kohDeals) notes.push(t("rules.heartsban"));
     if (r.king_must_be_discarded) notes.push(t(r.complex ? "rules.kingdiscard.complex" : "rules.kingdiscard"));
     if (r.early_end && !r.complex) notes.push(t("rules.earlyend")); // Complex always plays its 13 tricks
     if (r.doubling) {
       notes.push(t(partnerNoBonus(r) ? "rules.doublingnote.team" : "rules.doublingnote"));
       notes.push(t(`rules.selfcapture.${r.self_capture || "normal"}`));
     }
-    if (r.koh_redeal && !r.complex) notes.push(t("rules.redeal.koh"));
+    if (r.koh_redeal && kohDeals) notes.push(t("rules.redeal.koh"));
     if (r.trix_throw_in) notes.push(t("rules.redeal.trix"));
-    if ((r.koh_redeal && !r.complex) || r.trix_throw_in) notes.push(t("rules.redeal.after"));
+    if ((r.koh_redeal && kohDeals) || r.trix_throw_in) notes.push(t("rules.redeal.after"));
     if (r.partnership) notes.push(t("rules.partners"));
     const timer = st.info && st.info.options && st.info.options.timer;
     if (timer) notes.push(t("rules.timernote", { n: timer }));
