@@ -1773,13 +1773,17 @@ def test_the_front_page_says_what_each_preset_plays(browser: Browser, server: Li
     page.select_option("#rules", "denexa")
     assert "the kingdom passes against the direction of play" in note.inner_text()
     complex_box = page.locator("#complex")
-    complex_box.check()  # the Complex contract added to the denexa preset
+    assert "only to a tiebreak deal" not in note.inner_text()
+    complex_box.check()  # the Complex contract added to the denexa preset: its King of Hearts rules are a tie's
+    assert "With Complex, each kingdom is Complex and Trix" in note.inner_text()
     page.select_option("#rules", "complex")
-    assert "Two contracts a kingdom" in note.inner_text()
+    assert "Two contracts a kingdom" in note.inner_text() and "With Complex" not in note.inner_text()
     assert complex_box.is_checked() and complex_box.is_disabled()  # part of this preset, not a choice
     page.select_option("#rules", "classic")
     assert complex_box.is_checked() and not complex_box.is_disabled()  # the choice made for the others
+    assert "With Complex" in note.inner_text()  # still ticked for classic
     complex_box.uncheck()
+    assert "With Complex" not in note.inner_text()
     page.select_option("#rules", "complex")
     page.select_option("#rules", "classic")
     assert not complex_box.is_checked()

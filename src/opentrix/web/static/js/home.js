@@ -59,7 +59,7 @@ export function mountHome(root) {
           </div>
           <h3 class="options-title">${t("home.options")}</h3>
           <label class="field">${t("home.rules")}${select("rules", PRESETS.map((p) => [p, t(`preset.${p}`)]), saved.rules || "classic")}</label>
-          <p class="preset-note" id="preset-note" data-testid="preset-note">${escapeHtml(t(`presetnote.${saved.rules || "classic"}`))}</p>
+          <p class="preset-note" id="preset-note" data-testid="preset-note">${escapeHtml(presetNote(saved.rules || "classic", complexState(saved.rules || "classic").checked))}</p>
           <label class="field">${t("home.doubling")}${select("doubling", [["", t("home.default")], ["on", t("home.default.on")], ["off", t("home.default.off")]], saved.doubling || "")}</label>
           <label class="check"><input type="checkbox" id="partnership" ${saved.partnership ? "checked" : ""}> ${t("home.partnership")}</label>
           <label class="check"><input type="checkbox" id="complex" ${complexAttrs(saved.rules || "classic")}> ${t("home.complex")}</label>
@@ -144,14 +144,24 @@ export function mountHome(root) {
     return `${checked ? "checked" : ""}${fixed ? ` disabled aria-describedby="preset-note"` : ""}`;
   }
 
+  /** What the preset plays, and with Complex added to it, that its King of Hearts rules are a tiebreak's. */
+  function presetNote(preset, complex) {
+    const note = t(`presetnote.${preset}`);
+    return complex && preset !== "complex" ? `${note} ${t("presetnote.withcomplex")}` : note;
+  }
+
   function onChange(e) {
-    if (e.target.id === "complex") { saved.complex = e.target.checked; return; }
-    if (e.target.id !== "rules") return;
     const note = root.querySelector("#preset-note");
-    if (note) note.textContent = t(`presetnote.${e.target.value}`);
+    if (e.target.id === "complex") {
+      saved.complex = e.target.checked;
+      if (note) note.textContent = presetNote(root.querySelector("#rules").value, e.target.checked);
+      return;
+    }
+    if (e.target.id !== "rules") return;
+    const { fixed, checked } = complexState(e.target.value);
+    if (note) note.textContent = presetNote(e.target.value, checked);
     const box = root.querySelector("#complex");
     if (box) {
-      const { fixed, checked } = complexState(e.target.value);
       box.disabled = fixed;
       box.checked = checked;
       if (fixed) box.setAttribute("aria-describedby", "preset-note");
