@@ -45,6 +45,10 @@ export function mountReplay(root, code) {
   const st = { data: null, deal: 0, step: 0, error: null, resultShut: false }; // resultShut: the standings folded away
 
   function render() {
+    // folded or not as the reader left it: read from the page itself, where a click has already changed it
+    // (its toggle event comes later, after a redraw that would have unfolded it again)
+    const result = root.querySelector(".replay-result");
+    if (result) st.resultShut = !result.open;
     if (st.error) {
       rerender(root, `<div class="page"><div class="panel"><h1 class="sr-only">${t("replay.title")}</h1><p>${escapeHtml(st.error)}</p>${uploadHTML()}</div></div>`);
       return;
@@ -159,6 +163,7 @@ export function mountReplay(root, code) {
       const data = await res.json();
       if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
       Object.assign(st, { data, deal: 0, step: 0, error: null, resultShut: false }); // another match: its result unfolded
+      root.querySelector(".replay-result")?.remove(); // (render reads the fold from the page)
       render();
     } catch (err) { // said on the page, which stays until another file is picked (a toast went in 3.5 s)
       const said = t("replay.bad", { why: errorText(err) });
@@ -167,11 +172,8 @@ export function mountReplay(root, code) {
     }
   }
 
-  function onToggle(e) { if (e.target.classList.contains("replay-result")) st.resultShut = !e.target.open; }
-
   root.addEventListener("click", onClick);
   root.addEventListener("change", onChange);
-  root.addEventListener("toggle", onToggle, true); // toggle does not bubble
   document.addEventListener("keydown", onKey);
   window.addEventListener("langchange", render);
   render();
@@ -181,7 +183,6 @@ export function mountReplay(root, code) {
   return () => {
     root.removeEventListener("click", onClick);
     root.removeEventListener("change", onChange);
-    root.removeEventListener("toggle", onToggle, true);
     document.removeEventListener("keydown", onKey);
     window.removeEventListener("langchange", render);
   };
