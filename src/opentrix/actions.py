@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from numbers import Integral
 
 from ._brief import brief
-from .cards import Card, card_name, card_symbol, parse_card
+from .cards import Card, card_int, card_name, card_symbol, parse_card
 from .contracts import Contract
 
 Action = int
@@ -47,7 +47,7 @@ _INDEX_OF_CARD = {c: i for i, c in enumerate(DOUBLABLE)}
 
 
 def play(card: int | str) -> Action:
-    return parse_card(card) if isinstance(card, str) else _card_int(card)
+    return parse_card(card) if isinstance(card, str) else card_int(card)
 
 
 def choose(contract: Contract | str) -> Action:
@@ -60,16 +60,6 @@ def choose(contract: Contract | str) -> Action:
     return CONTRACT_BASE + int(c)
 
 
-def _card_int(card: object) -> int:
-    """A card given as its int (numpy's too), checked: 0 to 51 (not a bool or a float)."""
-    if not isinstance(card, Integral) or isinstance(card, bool):
-        raise ValueError(f"not a card: {brief(card, python=True)} (expected a card int 0-51 or a name such as 'QS')")
-    value = int(card)
-    if not 0 <= value < 52:
-        raise ValueError(f"not a card: {value} (card ints run from 0 to 51)")
-    return value
-
-
 def double(*cards: int | str | Iterable[int | str]) -> Action:
     """The answer doubling exactly these cards: ``double("KH")``, ``double("QS", "QH")``, ``double()``."""
     flat: list[int | str] = []
@@ -80,7 +70,7 @@ def double(*cards: int | str | Iterable[int | str]) -> Action:
             flat.extend(c)
     m = 0
     for c in flat:
-        card = parse_card(c) if isinstance(c, str) else _card_int(c)
+        card = parse_card(c) if isinstance(c, str) else card_int(c)
         try:
             m |= 1 << _INDEX_OF_CARD[card]
         except KeyError:

@@ -150,6 +150,16 @@ def parse_card(text: object) -> int:
     raise ValueError(f"not a card: {brief(text)} (expected rank 2-9 T/10 J Q K A then suit S H D C, e.g. 'QS')")
 
 
+def card_int(card: object) -> int:
+    """A card given as its int (numpy's too), checked: 0 to 51, not a bool or a float."""
+    if not isinstance(card, int | Integral) or isinstance(card, bool):
+        raise ValueError(f"not a card: {brief(card, python=True)} (expected a card int 0-51 or a name such as 'QS')")
+    value = int(card)
+    if not 0 <= value < 52:  # 52 would sit unseen in a card set
+        raise ValueError(f"not a card: {value} (card ints run from 0 to 51)")
+    return value
+
+
 def card_name(card: int) -> str:
     """The canonical record string of a card: ``TD``."""
     return RANK_CHARS[card % 13] + SUIT_CHARS[card // 13]
@@ -206,13 +216,7 @@ class CardSet(int):
             return super().__new__(cls, cards)
         m = 0
         for c in cards:
-            if isinstance(c, str):
-                m |= 1 << parse_card(c)
-            elif isinstance(c, Integral) and not isinstance(c, bool) and 0 <= c < 52:  # numpy's ints too
-                m |= 1 << int(c)
-            else:  # 52, -1, 1.5, True, None: never a card (52 would sit unseen in the set)
-                said = brief(c, python=True)
-                raise ValueError(f"not a card: {said} (expected a card int 0-51 or a name such as 'QS')")
+            m |= 1 << (parse_card(c) if isinstance(c, str) else card_int(c))
         return super().__new__(cls, m)
 
     @classmethod

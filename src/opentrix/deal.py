@@ -111,10 +111,10 @@ def deal_hands(seed: int | str | random.Random, index: int = 0) -> Hands:
 def as_action(action: object) -> int:
     """An action id given as another kind of integer (numpy's) as an int; TypeError for anything else
     (``True`` is no card, ``3.0`` no action)."""
-    if isinstance(action, bool) or not hasattr(action, "__index__"):
+    if isinstance(action, bool) or not isinstance(action, int | Integral):
         said = brief(action, python=True)
         raise TypeError(f"an action is an int from 0 to {A.NUM_ACTIONS - 1} (see opentrix.actions), not {said}")
-    return int(action.__index__())
+    return int(action)
 
 
 def check_seat(seat: object) -> None:

@@ -29,6 +29,11 @@ _MATCH_OVER = int(Phase.MATCH_OVER)
 MAX_SEED = 2**63 - 1
 
 
+def team_totals_of(totals: Sequence[int]) -> list[int]:
+    """The two teams' totals in partnership play: seats 0 and 2 across from each other, 1 and 3."""
+    return [totals[0] + totals[2], totals[1] + totals[3]]
+
+
 class Match:
     """The state of a whole match (or a part of one)."""
 
@@ -199,8 +204,7 @@ class Match:
         return []
 
     def team_totals(self) -> list[int]:
-        t = self.totals
-        return [t[0] + t[2], t[1] + t[3]]
+        return team_totals_of(self.totals)
 
     # -- actions ------------------------------------------------------------------------------------
 
@@ -221,10 +225,9 @@ class Match:
                     self.phase = now
             return
         phase = self.phase
-        if seat is not None and seat != self.king:
-            check_seat(seat)
         if phase == _CHOOSE:
             if seat is not None and seat != self.king:
+                check_seat(seat)
                 raise NotYourTurn(f"it is seat {self.king}'s turn (the king names the contract), not seat {seat}'s")
             self._choose(action)
             return

@@ -15,7 +15,7 @@ from ._brief import brief
 from .cards import Card, CardSet, card_name
 from .contracts import Contract
 from .deal import DOUBLABLE_IN, Phase
-from .match import Match
+from .match import Match, team_totals_of
 from .rules import Rules
 from .summary import DealSummary
 
@@ -110,9 +110,7 @@ class View:
             "deal_scores": list(self.deal_scores) if self.deal_scores is not None else None,
             "history": [h.to_dict() for h in self.history],
             "totals": list(self.totals),
-            "team_totals": [self.totals[0] + self.totals[2], self.totals[1] + self.totals[3]]
-            if self.rules.partnership
-            else None,
+            "team_totals": team_totals_of(self.totals) if self.rules.partnership else None,
             "match_over": self.match_over,
             "winners": list(self.winners),
             "legal_actions": [A.to_str(a) for a in self.legal_actions],

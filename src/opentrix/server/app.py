@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import shown
-from ..match import MAX_SEED
+from ..match import MAX_SEED, team_totals_of
 from ..record import Record, RecordError
 from ..rules import PRESETS, Rules, RulesError
 from .guard import KnownHosts, RateLimiter, SameOriginWrites, SecurityHeaders, TokenBucket, read_body, same_origin
@@ -190,7 +190,7 @@ def _team_totals(rules: Any, totals: list[int]) -> list[int] | None:
         partnership = Rules.from_json(rules).partnership
     except RulesError:  # a row written by a version whose options this one does not know
         return None
-    return [totals[0] + totals[2], totals[1] + totals[3]] if partnership and len(totals) == 4 else None
+    return team_totals_of(totals) if partnership and len(totals) == 4 else None
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -64,7 +64,7 @@ export function mountReplay(root, code) {
     const s = stateAt(deal, st.step);
     const atEnd = st.step === deal.steps.length;
     const seats = [0, 1, 2, 3].map((seat) => ({
-      name: recordPlayer((data.players || [])[seat], seat, data.players || []),
+      name: playerName(seat),
       isKing: deal.king === seat,
       isTurn: false,
       hand: deal.hands[seat].filter((c) => !s.played.has(c)),
@@ -104,11 +104,15 @@ export function mountReplay(root, code) {
   function resultHTML(atEnd) {
     const data = st.data;
     if (!atEnd || st.deal !== data.deals.length - 1 || !data.match_over) return "";
-    const players = data.players || [];
-    const nameOf = (s) => recordPlayer(players[s], s, players);
     const teams = teamTotalsOf(data.totals, data.rules && data.rules.partnership);
-    return `<details class="replay-result" data-testid="replay-result"${st.resultShut ? "" : " open"}><summary><b>${escapeHtml(t("dlg.matchover"))} · ${escapeHtml(headlineText(data.winners, teams, nameOf))}</b></summary>`
-      + `${standingsHTML(data.totals, data.winners, teams, nameOf)}</details>`;
+    return `<details class="replay-result" data-testid="replay-result"${st.resultShut ? "" : " open"}><summary><b>${escapeHtml(t("dlg.matchover"))} · ${escapeHtml(headlineText(data.winners, teams, playerName))}</b></summary>`
+      + `${standingsHTML(data.totals, data.winners, teams, playerName)}</details>`;
+  }
+
+  /** How the record names a seat's player (a bot by its level). */
+  function playerName(seat) {
+    const players = st.data.players || [];
+    return recordPlayer(players[seat], seat, players);
   }
 
   function positionText() {
@@ -138,7 +142,7 @@ export function mountReplay(root, code) {
     // The position, and the play just made, for a screen reader (the board is redrawn silently).
     const deal = deals[st.deal];
     const last = st.step > 0 ? deal.steps[st.step - 1] : null;
-    const who = last ? recordPlayer((st.data.players || [])[last.seat], last.seat, st.data.players || []) : "";
+    const who = last ? playerName(last.seat) : "";
     const play = last ? (last.play === "pass" ? t("table.pass") : cardName(last.play)) : "";
     announce(last ? `${positionText()} — ${who}: ${play}` : positionText());
   }
