@@ -4,7 +4,10 @@ sockets that never say hello, other sites' pages, and the headers pages are serv
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +21,7 @@ import websockets
 import opentrix
 from opentrix.server.app import _address
 from opentrix.server.guard import RateLimiter, TokenBucket, known_host, same_origin
-from test_server_kit import LiveServer, Player, live_server
+from test_server_kit import LiveServer, Player, ServeProcess, free_port, live_server
 
 
 @pytest.fixture
@@ -251,3 +254,57 @@ def test_known_host_names() -> None:
     assert known_host("10.0.0.7", ()) and known_host("[fe80::1]", ()) and known_host("::1", ())
     assert not known_host("localhost.evil.example:8000", ()) and not known_host("127.0.0.1.nip.io", ())
     assert known_host("trix.example.org:443", ("trix.example.org",)) and not known_host("", ())
+
+
+def _ws_frame(payload: bytes, opcode: int) -> bytes:
+    """One masked client frame (RFC 6455), short payloads only."""
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_a_client_that_sends_pings_and_reads_nothing_is_no_longer_read(tmp_path: Path) -> None:
+    """Pings are answered below the app; unread answers must not pile up in the server without end."""
+    server = ServeProcess(str(tmp_path / "t.db"), free_port())
+    try:
+        code = httpx.post(f"{server.base}/api/tables", json={"name": "A"}, timeout=10).json()["id"]
+        key = base64.b64encode(os.urandom(16)).decode()
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # reads nothing, and holds little
+        s.connect(("127.0.0.1", server.port))
+        s.sendall(
+            f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        assert s.recv(4096).startswith(b"HTTP/1.1 101")
+        pings = _ws_frame(b"x" * 125, opcode=9) * 800  # 105 KB of pings, as many pongs to answer them
+        s.settimeout(3)
+        sent, limit = 0, 200_000_000
+        try:
+            while sent < limit:
+                s.sendall(pings)
+                sent += len(pings)
+        except TimeoutError:
+            pass  # the server stopped reading: what it has not read waits in the sockets' buffers
+        # Without back-pressure the server reads all 200 MB and keeps as many pong bytes to send.
+        assert sent < 40_000_000, f"the server read {sent:,} bytes of pings from a client that reads nothing"
+        assert httpx.get(f"{server.base}/api/health", timeout=10).json()["ok"]
+        s.close()
+    finally:
+        server.kill()
+
+
+def test_a_request_cut_off_mid_body_logs_no_traceback(tmp_path: Path) -> None:
+    server = ServeProcess(str(tmp_path / "t.db"), free_port(), "--no-rate-limits")
+    try:
+        code = httpx.post(f"{server.base}/api/tables", json={"name": "A"}, timeout=10).json()["id"]
+        for path in ("/api/tables", f"/api/tables/{code}/join", "/api/replay"):
+            with socket.create_connection(("127.0.0.1", server.port)) as s:
+                head = f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n"
+                s.sendall(head.encode() + b'{"name": "' + b"a" * 100)
+                time.sleep(0.2)  # the server is reading the body when the client hangs up
+        time.sleep(0.5)
+        assert httpx.get(f"{server.base}/api/health", timeout=10).json()["ok"]
+        assert "Traceback" not in server.output and "Exception" not in server.output, server.output
+    finally:
+        server.kill()

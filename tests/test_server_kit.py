@@ -32,6 +32,7 @@ from opentrix.cards import card_name, cards_of
 from opentrix.record import Record
 from opentrix.server.app import create_app
 from opentrix.server.settings import Settings
+from opentrix.server.wsflow import BackPressuredWebSockets
 
 PG_URL = os.environ.get("OPENTRIX_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][SHDC])(?![0-9A-Za-z])")
@@ -50,7 +51,9 @@ class LiveServer:
         self.settings = settings
         self.app = create_app(settings)
         self.server = uvicorn.Server(
-            uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 20)
+            uvicorn.Config(
+                self.app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 20, ws=BackPressuredWebSockets
+            )
         )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from ..errors import shown
 from ..match import MAX_SEED, team_totals_of
@@ -240,6 +241,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         plain 500; the tables being played go on in memory and are written once it is back."""
         log.warning("the table store failed at %s %s: %s", request.method, request.url.path, store_reason(exc))
         return _bad("the table store cannot be reached just now; try again in a moment", 503)
+
+    @app.exception_handler(ClientDisconnect)
+    async def gone(request: Request, _exc: ClientDisconnect) -> Response:
+        """A client that hung up before its request's body was in: nobody to answer, nothing to log
+        (a traceback per request would let anyone fill the log for the price of a dropped connection)."""
+        log.debug("%s %s: the client hung up before its request was read", request.method, request.url.path)
+        return Response(status_code=400)
 
     @app.exception_handler(Busy)
     async def busy(_request: Request, _exc: Busy) -> JSONResponse:

@@ -60,12 +60,14 @@ def _uvicorn_config(  # type: ignore[no-untyped-def]
     import uvicorn
 
     from .app import create_app
+    from .wsflow import BackPressuredWebSockets
 
     return uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
         log_level=log_level,
+        ws=BackPressuredWebSockets,  # a client that sends pings and reads nothing cannot grow the server
         ws_max_size=WS_MAX_SIZE,
         # Updates are small (1-3 KB); compressing each one costs more CPU than the bytes are worth.
         ws_per_message_deflate=False,
