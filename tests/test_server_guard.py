@@ -308,3 +308,28 @@ def test_a_request_cut_off_mid_body_logs_no_traceback(tmp_path: Path) -> None:
         assert "Traceback" not in server.output and "Exception" not in server.output, server.output
     finally:
         server.kill()
+
+
+async def test_a_seat_opened_and_closed_without_end_does_not_flood_the_others(server: LiveServer) -> None:
+    """Each coming and going of a player is a ``seats`` event with a view for every connection: a few
+    at once, then one a second, and the last one says how things stand once he stops."""
+    t = server.create(name="Lina")
+    omar = httpx.post(f"{server.base}/api/tables/{t['id']}/join", json={"name": "Omar"}, timeout=10).json()["token"]
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    await lina.until(lambda m: m["type"] == "update")
+    seen = len(lina.messages)
+    start = time.monotonic()
+    for _ in range(40):
+        flapper = await Player.join(server.ws_base, t["id"], omar)
+        await flapper.close()
+    elapsed = time.monotonic() - start
+    await asyncio.sleep(1.5)  # the held-back event goes out
+    while True:
+        try:
+            await lina.recv(0.5)
+        except TimeoutError:
+            break
+    events = [m for m in lina.messages[seen:] if m["type"] == "update" and m["event"]["kind"] == "seats"]
+    assert 2 <= len(events) <= 6 + elapsed + 1.5 + 1, (len(events), elapsed)  # 80 comings and goings
+    assert not events[-1]["table"]["seats"][1]["connected"]  # he is gone, as the last event says
+    await lina.close()

@@ -11,11 +11,11 @@ from __future__ import annotations
 import ipaddress
 import json
 import re
-import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from .bucket import TokenBucket
 from .table import TableError
 
 Scope = MutableMapping[str, Any]
@@ -23,45 +23,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class TokenBucket:
-    """``rate`` events a second on average, ``burst`` at once: the usual shape of a fair limit."""
-
-    __slots__ = ("burst", "rate", "stamp", "tokens")
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def _refill(self, now: float) -> None:
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-
-    def ready(self) -> bool:
-        """Whether one more event would be allowed (without counting one)."""
-        self._refill(time.monotonic())
-        return self.tokens >= 1
-
-    def full(self) -> bool:
-        """Whether the bucket has filled up again (nothing to remember about its client)."""
-        self._refill(time.monotonic())
-        return self.tokens >= self.burst
-
-    def wait(self) -> float:
-        """Seconds until one more event is allowed (0 if it is now)."""
-        self._refill(time.monotonic())
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
-
-    def take(self) -> bool:
-        """Count one event; False when the limit is reached (the event should be refused)."""
-        self._refill(time.monotonic())
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class RateLimiter:

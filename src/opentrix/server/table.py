@@ -31,6 +31,7 @@ from ..record import Record
 from ..rules import Rules
 from ..view import View, view
 from .asyncstore import AsyncStore
+from .bucket import TokenBucket
 from .protocol import BadMessage, dumps, error
 from .settings import Settings
 from .storage import LeaseLost, SeatRow, TableRow, player_name
@@ -47,6 +48,9 @@ CHAT_KEPT = 50  # chat messages a table keeps for those who arrive or come back
 CHAT_RATE = (5, 10.0)  # at most 5 chat messages from one seat in 10 seconds
 STORE_RETRY_S = 2.0  # a bot's move the store refused is tried again this long after (at least its delay)
 WATCHING_EVERY = 2.0  # seconds between two messages telling the table how many are watching
+# ``seats`` events for players coming and going: a few at once, then one a second. A seat whose link is
+# opened and closed without end must not flood the others (each event carries a view to every connection).
+PRESENCE_RATE, PRESENCE_BURST = 1.0, 6.0
 OUTBOX_LIMIT = 512  # a client this far behind is dropped (it resyncs when it reconnects)
 _DOUBLING_ACTIONS = frozenset(a for a in range(A.NUM_ACTIONS) if A.is_doubling_answer(a))
 
@@ -292,6 +296,8 @@ class Table:
         self._watching_sent = 0  # the spectator count the players were last told of (``_tell_watching``)
         self._watching_due: float | None = None
         self._watching_at = 0.0
+        self._presence_due: float | None = None  # a ``seats`` event held back (``_presence_changed``)
+        self._presence = TokenBucket(PRESENCE_RATE, PRESENCE_BURST)
         self.rematch_code: str | None = None  # the table the same players went on to (``Hub.rematch``)
         self._rematching = False
         self._rematch_tokens: dict[int, str] = {}  # each seat's token there, told to that seat's connections only
@@ -375,7 +381,9 @@ class Table:
         bot_due = self._bot_due if self._thinking is None else None  # a thought's end comes as a job
         finish_due = self._finish_due if not self.finished else None
         times = [
-            t for t in (bot_due, self._deadline, self._pause_until, self._watching_due, finish_due) if t is not None
+            t
+            for t in (bot_due, self._deadline, self._pause_until, self._watching_due, self._presence_due, finish_due)
+            if t is not None
         ]
         if self._thinking is not None and (check := self.thinkers.check_every()) is not None:
             times.append(time.monotonic() + check)
@@ -392,6 +400,9 @@ class Table:
         """Do whatever is due: start the next deal, let a bot move, apply a timeout or a grace period."""
         if self._watching_due is not None and time.monotonic() >= self._watching_due:
             self._tell_watching()
+        if self._presence_due is not None and time.monotonic() >= self._presence_due:
+            self._presence_due = None
+            self._tell_presence()
         if (host_due := self._host_due()) is not None and time.monotonic() >= host_due:
             await self._pass_host()
         while self.status == "playing" and not self.lost:
@@ -1007,6 +1018,7 @@ class Table:
             self._watching_changed()
         else:
             state = self.seats[seat]
+            was_here = bool(state.conns)
             state.conns.add(conn)
             state.gone_since = None
             if self.nobody_back and not conn.automated:
@@ -1030,7 +1042,8 @@ class Table:
         if state is not None:
             if state.away:
                 self._reclaim(state)
-            self._broadcast({"kind": "seats"})
+            if not was_here:  # a second tab of a seat already here changes nothing the others see
+                self._presence_changed()
             if self.rematch_code is not None:  # back after the others went on: his seat there waits for him
                 self._tell_rematch(state.seat)
 
@@ -1046,7 +1059,21 @@ class Table:
         if not state.conns and state.kind == "human":
             state.gone_since = time.monotonic()
             self._wait_if_empty()
-            self._broadcast({"kind": "seats"})
+            self._presence_changed()
+
+    def _presence_changed(self) -> None:
+        """A player came or went: a ``seats`` event now or, past the limit, one held back until the
+        limit allows it, saying how things stand by then (however many came and went meanwhile)."""
+        if self._presence_due is not None:
+            return  # the one held back will say it
+        if self._presence.ready():
+            self._tell_presence()
+        else:
+            self._presence_due = time.monotonic() + self._presence.wait()
+
+    def _tell_presence(self) -> None:
+        self._presence.take()
+        self._broadcast({"kind": "seats"})
 
     def _watching_changed(self) -> None:
         """The number of spectators changed: tell everyone soon, at most once per ``WATCHING_EVERY``
