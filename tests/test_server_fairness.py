@@ -156,6 +156,28 @@ def test_invisible_characters_are_left_out_of_names() -> None:
             clean_name(name)
 
 
+def test_fillers_and_idle_selectors_are_left_out_of_names() -> None:
+    """Characters that show nothing though Unicode does not call them format characters: Hangul
+    fillers, the combining grapheme joiner, a variation selector after a plain letter, the Braille
+    blank. "Omar" with one of them is Omar, the same name as his (so the second one is "Omar (2)")."""
+    for hidden in ("\u3164", "\uffa0", "\u115f", "\u034f", "\ufe0f", "\ufe0e", "\u17b4", "\U000e0100"):
+        assert clean_name(f"Om{hidden}ar{hidden}") == "Omar", hidden
+        with pytest.raises(TableError, match="a name needs a visible character"):
+            clean_name(hidden * 2)
+    assert clean_name("Lina\u2800\u2800Sami") == "Lina Sami"  # the Braille blank is a space to the eye
+    with pytest.raises(TableError, match="a name needs a visible character"):
+        clean_name("\u2800")
+    for name in ("b\u034fot:easy", "bot\ufe0f:hard"):
+        with pytest.raises(TableError, match="cannot begin with 'bot:'"):
+            clean_name(name)
+    with pytest.raises(TableError, match="is how each player's own seat is shown"):
+        clean_name("You\u034f")
+    # where a selector picks a look, it stays: an emoji heart, a keycap, an ideograph's variant
+    assert clean_name("Rim \u2764\ufe0f") == "Rim \u2764\ufe0f"
+    assert clean_name("Team 1\ufe0f\u20e3") == "Team 1\ufe0f\u20e3"
+    assert clean_name("\u8fbb\U000e0100") == "\u8fbb\U000e0100"
+
+
 def test_a_person_cannot_take_a_bots_name() -> None:
     lookalikes = ("Bot\uff1ahard", "\uff42\uff4f\uff54:easy", "bot\ufe55x")  # full-width and small colons, letters
     for name in ("bot:hard", "BOT:easy", "  bot:medium", "\u200bbot:hard", "b\u200dot:x", *lookalikes):

@@ -1083,6 +1083,7 @@ async def test_friends_chat_at_their_table_and_a_newcomer_reads_what_was_said(se
     for bad, why in (
         ({"type": "chat", "text": 5}, "a chat message is text"),
         ({"type": "chat", "text": " \u200b "}, "a chat message needs something to say"),
+        ({"type": "chat", "text": "\u3164\u2800 \u034f"}, "a chat message needs something to say"),
         ({"type": "chat", "text": "x" * 201}, "a chat message has at most 200 characters, not 201"),
         ({"type": "chat", "text": "a\u0000b"}, "a chat message cannot contain control characters"),
     ):

@@ -98,20 +98,47 @@ def storable_code(code: str) -> bool:
     return 0 < len(code) <= 32 and code.isascii() and code.isalnum()
 
 
+# Characters that show nothing though they are not format characters: the Hangul fillers (letters
+# by category), the combining grapheme joiner and the Khmer inherent vowels (marks), the Mongolian
+# variation selectors. Like format characters, they let "Omar" and "Omar\u034f" sit side by side as
+# two players, or a name look empty.
+_BLANK_MARKS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")
+_SHOWS_AS_SPACE = "\u2800"  # the Braille blank, a symbol by category: white space to the eye
+
+
 def _visible(name: str) -> str:
-    """``name`` without invisible format characters (Unicode category Cf: zero-width spaces and joiners,
-    the BOM, bidi controls such as U+202E, tag characters): they let a name pass for another, or turn the
-    text after it around on every page that shows it. A zero-width joiner between two emoji stays: it
-    makes them one, visibly (a family, a flag, a person of a trade)."""
+    """``name`` without characters that show nothing: format characters (Unicode category Cf: zero-width
+    spaces and joiners, the BOM, bidi controls such as U+202E, tag characters), fillers and variation
+    selectors that change nothing where they stand. They let a name pass for another, look empty, or
+    turn the text after it around on every page that shows it. A zero-width joiner between two emoji
+    stays: it makes them one, visibly (a family, a flag, a person of a trade), and so does a variation
+    selector after a symbol (❤️) or an ideograph, which picks its look."""
     out: list[str] = []
-    for c, after in itertools.pairwise(name + " "):
+    for c, after in itertools.pairwise(name.replace(_SHOWS_AS_SPACE, " ") + " "):
         joins_emoji = c == "\u200d" and bool(out) and _emoji_end(out[-1]) and unicodedata.category(after) == "So"
         # Persian, Urdu and Kurdish names need the zero-width non-joiner (and joiner) between letters
         # to take their right shapes: there they are part of the name, not a trick.
         shapes = c in "\u200c\u200d" and bool(out) and _joining(out[-1]) and _joining(after)
-        if unicodedata.category(c) != "Cf" or joins_emoji or shapes:
+        if _selector(c):
+            if out and _selectable(out[-1], c):
+                out.append(c)
+        elif c in _BLANK_MARKS:
+            continue
+        elif unicodedata.category(c) != "Cf" or joins_emoji or shapes:
             out.append(c)
     return "".join(out)
+
+
+def _selector(c: str) -> bool:
+    return "\ufe00" <= c <= "\ufe0f" or "\U000e0100" <= c <= "\U000e01ef"
+
+
+def _selectable(before: str, selector: str) -> bool:
+    """Whether a variation selector after ``before`` changes how it looks: the text and emoji
+    selectors after a symbol or a keycap's digit, an ideographic one after a CJK ideograph."""
+    if selector in "\ufe0e\ufe0f":
+        return unicodedata.category(before) == "So" or before in "0123456789#*©®‼⁉™ℹ↔↕↖↗↘↙↩↪⌚⌛"
+    return "\u3400" <= before <= "\u9fff" or "\U00020000" <= before <= "\U0003ffff"
 
 
 def _joining(c: str) -> bool:
@@ -132,7 +159,7 @@ def clean_name(name: str, *, own: bool = False) -> str:
     """A player's name as stored and shown, or TableError saying what is wrong with it. ``own``: the
     table of ``opentrix play``, where the one person at it is "You" (nobody else sits there to misread it)."""
     visible = _visible(name)
-    if not visible.strip() and len(visible) < len(name):
+    if not visible.strip() and name.strip():  # something was typed, and none of it shows
         invisible = "a name needs a visible character (invisible ones, such as zero-width spaces, are left out)"
         raise TableError(invisible, "name_invisible")
     name = " ".join(visible.split())
