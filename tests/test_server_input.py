@@ -562,3 +562,23 @@ async def test_a_hello_whose_bot_flag_is_not_true_or_false_is_refused(server: Li
         assert json.loads(await ws.recv()) == {"type": "error", "message": "'bot' must be true or false, not \"yes\""}
         await ws.send(json.dumps({"type": "hello", "token": t["token"], "bot": False}))  # the hello may come again
         assert json.loads(await ws.recv())["type"] == "welcome"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("token", 123, "'token' must be the seat token or null, not 123"),
+        ("epoch", ["x"], "'epoch' must be text or null, not [\"x\"]"),
+        ("last", "41", "'last' must be an event number or null, not \"41\""),
+        ("last", True, "'last' must be an event number or null, not true"),
+    ],
+)
+async def test_a_hello_with_a_field_of_the_wrong_kind_is_refused_not_taken_for_a_spectator(
+    server: LiveServer, field: str, value: object, message: str
+) -> None:
+    t = server.create(name="Lina")
+    async with websockets.connect(f"{server.ws_base}/ws/{t['id']}") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": t["token"], field: value}))
+        assert json.loads(await ws.recv()) == {"type": "error", "message": message}
+        await ws.send(json.dumps({"type": "hello", "token": t["token"]}))
+        assert json.loads(await ws.recv())["seat"] == 0  # welcomed at her seat, not as a spectator

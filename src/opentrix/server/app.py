@@ -501,6 +501,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         token = msg.data.get("token")
                         last = msg.data.get("last")
                         epoch = msg.data.get("epoch")
+                        for key, value, kind in (("token", token, "the seat token"), ("epoch", epoch, "text")):
+                            if value is not None and not isinstance(value, str):
+                                raise BadMessage(f"{key!r} must be {kind} or null, not {shown(value)}")
+                        if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
+                            raise BadMessage(f"'last' must be an event number or null, not {shown(last)}")
                         automated = msg.data.get("bot", False)
                         if not isinstance(automated, bool):
                             raise BadMessage(f"'bot' must be true or false, not {shown(automated)}")
@@ -508,9 +513,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         hello = functools.partial(  # the token is read by the table's own task, in turn
                             table.attach,
                             conn,
-                            token if isinstance(token, str) else None,
-                            last if isinstance(last, int) and not isinstance(last, bool) else None,
-                            epoch if isinstance(epoch, str) else None,
+                            token,
+                            last,
+                            epoch,
                         )
                         await table.call(hello)
                         attached = True
