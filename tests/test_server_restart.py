@@ -131,3 +131,41 @@ def test_two_servers_on_one_database_never_play_the_same_table(tmp_path: Path) -
         for server in (first, second):
             if server is not None and server.proc.poll() is None:
                 server.kill()
+
+
+def test_a_server_restarted_between_two_deals_takes_the_match_up_in_the_next_deal(tmp_path: Path) -> None:
+    """Dealing is not stored, so the match is rebuilt at the end of the last deal played: the players
+    come back to the next deal (as they most likely were), not to the summary of the one before."""
+    database = str(tmp_path / "restart.db")
+    port = free_port()
+    slow_summary = ("--bot-delay", "0", "--deal-pause", "30", "--grace", "60", "--lease", "2")
+    server = ServeProcess(database, port, *slow_summary)
+    try:
+        body = {"name": "Lina", "bots": "random", "start": True, "seed": 5, "kingdoms": 1, "rules": "classic"}
+        t = httpx.post(f"{server.base}/api/tables", json=body, timeout=10).json()
+        rng = random.Random(8)
+
+        async def into_the_second_deal() -> dict[str, object]:
+            me = await Player.join(server.ws_base, t["id"], t["token"])
+            while not (me.view and me.view["deal_number"] == 1):
+                await me.play_random(rng)  # says "next" at the summary: the second deal comes at once
+                await me.recv()
+            await me.close()
+            return me.view
+
+        dealt = asyncio.run(into_the_second_deal())
+        server.kill()
+        server = ServeProcess(database, port, *slow_summary)
+
+        async def back() -> dict[str, object]:
+            me = await Player.join(server.ws_base, t["id"], t["token"])
+            await me.until(lambda m: m["type"] == "update")
+            await me.close()
+            assert me.view is not None
+            return me.view
+
+        after = asyncio.run(back())
+        assert (after["deal_number"], after["hand"]) == (1, dealt["hand"])  # her hand, none of it played
+        assert after["phase"] != "deal_over"  # (the bots may have gone on: they play their own seats)
+    finally:
+        server.kill()

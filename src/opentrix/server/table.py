@@ -256,6 +256,12 @@ class Table:
         self.epoch = epoch  # this load's (``Hub.next_epoch``): event numbers start again with every load
         self.thinkers = thinkers
         self.match = replay_actions(self.rules, self.seed, row.actions)
+        if self.status == "playing" and self.match.phase == Phase.DEAL_OVER and not self.match.is_over:
+            # Dealing is not stored: a table taken up between two deals deals the next one now. The
+            # server that stopped was far more likely in a deal than in the seconds of the summary
+            # between two, and a player back in his new deal must not sit through the last one's
+            # summary again (its scores stay in the score sheet).
+            self.match.start_deal()
         # Until one of its players comes (back), a new or taken-up table, or one that everybody left
         # (``_wait_if_empty``), waits for them: bots play their own seats but nobody else's, and no grace
         # period or move timer runs (no match is played out by bots in an empty room). The first player
