@@ -212,3 +212,59 @@ def test_a_deal_thrown_in_right_after_a_scored_one_does_not_hide_its_scores() ->
     assert not scored["thrown_in"] and thrown["thrown_in"] and thrown["deal_scores"] == (0, 0, 0, 0)
     assert info["deal_scores"] == scored["deal_scores"] != (0, 0, 0, 0) and info["contract"] == scored["contract"]
     assert reward == scored["deal_scores"][0]
+
+
+def test_the_self_play_recipe_keeps_a_knowledge_per_seat_across_episodes() -> None:
+    """docs/rl.md: a frozen policy as an opponent encodes its view with its own ``Knowledge``, kept
+    for as long as the bot. Every one-deal episode is a deal number 0, and under the online rules a
+    King of Hearts deal may end at its first trick: what each bot reads must still be what a fresh
+    ``Knowledge`` reads (it read the last episode's plays and inferences as this one's)."""
+    from collections.abc import Sequence
+
+    from opentrix.bots import Bot
+    from opentrix.env.knowledge import Knowledge
+    from opentrix.env.observation import encode
+    from opentrix.view import View
+
+    class Frozen(Bot):
+        name = "frozen"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.know = Knowledge()
+            self.read = 0
+
+        def act(self, view: View, legal: Sequence[int]) -> int:
+            assert np.array_equal(encode(view, self.know), encode(view, Knowledge())), (view.seat, view.plays)
+            self.read += 1
+            return legal[self.rng.randrange(len(legal))]
+
+    bots = [Frozen(), Frozen(), Frozen()]
+    env = TrixGymEnv(rules="online", mode="deal", contract="king_of_hearts", opponents=bots)
+    for seed in range(60):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            done = terminated or truncated
+    assert sum(b.read for b in bots) > 1000
+
+
+def test_a_truncated_episodes_last_observation_shows_its_last_deal() -> None:
+    """``max_deals=5`` cuts a classic match after the last deal of its first kingdom. The observation
+    the learner bootstraps from shows that deal as the learner saw it while playing it: kingdom 0 (it
+    said 1), no contract left to name (it listed all five) and the same contract and king."""
+    from opentrix.env.observation import describe
+
+    env = TrixGymEnv(max_deals=5, opponents="random")
+    obs, _ = env.reset(seed=1)
+    while True:
+        last, _, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        if terminated or truncated:
+            break
+        obs = last
+    assert truncated and len(env.match.deals) == 5 and env.match.kingdom == 1
+    during, after = describe(obs["observation"]), describe(last["observation"])
+    assert after["kingdom"].tolist() == [1, 0, 0, 0] and not after["available"].any()
+    for name in ("kingdom", "available", "tiebreak", "contract", "king"):
+        assert (after[name] == during[name]).all(), name

@@ -364,3 +364,24 @@ def test_in_partnership_returns_are_team_scores() -> None:
     adv = pyspiel.load_game(SHORT_NAME, {"rules": rules, "contract": "queens", "returns": "advantage"})
     state = _random_game(adv, np.random.RandomState(4))
     assert sum(state.returns()) == pytest.approx(0.0)  # each team against half the contract's total
+
+
+def test_a_thrown_in_deals_terminal_observation_is_of_that_deal() -> None:
+    """Wikipedia rules, seed 3, King of Hearts: seat 0 claims a redeal, and the deal ends thrown in.
+    Its terminal observation leaves King of Hearts out of the contracts left to name, as the deal's
+    own observations did (the king may name it again, but in the next deal); the strings agree."""
+    from opentrix.env.observation import LAYOUT
+
+    game = pyspiel.load_game(SHORT_NAME, {"rules": "wikipedia", "contract": "king_of_hearts", "seed": 3})
+    state = game.new_initial_state()
+    while state.legal_actions() == [A.NO_CLAIM]:  # the seats before seat 0 have no claim
+        state.apply_action(A.NO_CLAIM)
+    assert state.current_player() == 0 and A.CLAIM in state.legal_actions()
+    before = [np.asarray(state.observation_tensor(p))[LAYOUT["available"]] for p in range(4)]
+    state.apply_action(A.CLAIM)
+    assert state.is_terminal() and state.match.deals[-1].thrown_in is not None
+    for p in range(4):
+        after = np.asarray(state.observation_tensor(p))[LAYOUT["available"]]
+        assert after.tolist() == before[p].tolist() == [0, 1, 1, 1, 1, 0]
+        assert " avail:1,2,3,4 " in state.information_state_string(p)
+        assert " avail:1,2,3,4 " in state.observation_string(p)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from opentrix import Match, Rules, view
+from opentrix import Contract, Match, Rules, view
 from opentrix import actions as A
 from opentrix.cards import FULL_DECK
 from opentrix.deal import Phase
@@ -399,3 +399,100 @@ def test_a_tiebreak_kingdoms_deals_are_flagged_as_tiebreak() -> None:
         if seen == {False, True}:
             return  # a match with a tiebreak kingdom was checked through
     raise AssertionError("no tied match in 2,000 seeds")
+
+
+_NO_POINTS = {"king_of_hearts": 0, "queen": 0, "diamond": 0, "trick": 0, "trix": [0, 0, 0, 0]}  # every match ties
+_KH_ONLY = {**_NO_POINTS, "king_of_hearts": -75}  # ties, which King of Hearts tiebreak deals settle
+FINISHED_DEALS = [  # rules, and the kinds of finished deal they must show
+    pytest.param(Rules.preset("classic", kingdoms=2), {"kingdom's deal", "kingdom's last"}, id="classic"),
+    pytest.param(
+        Rules.preset("classic", kingdoms=1, tiebreak="none"),
+        {"kingdom's deal", "kingdom's last, match over"},
+        id="one-kingdom",
+    ),
+    pytest.param(
+        Rules.from_json({"preset": "classic", "kingdoms": 1, "tiebreak": "extra_koh_deal", "points": _KH_ONLY}),
+        {"kingdom's last", "tiebreak deal", "tiebreak deal, match over"},
+        id="extra_koh_deal",
+    ),
+    pytest.param(
+        Rules.from_json({"preset": "classic", "kingdoms": 1, "tiebreak": "extra_kingdom", "points": _NO_POINTS}),
+        {"kingdom's last", "tiebreak kingdom's deal", "tiebreak kingdom's last"},
+        id="extra_kingdom",
+    ),
+    pytest.param(Rules.preset("wikipedia", kingdoms=1), {"thrown in", "kingdom's last, match over"}, id="throw-ins"),
+    pytest.param(
+        Rules.preset("complex", kingdoms=2, partnership=True, tiebreak="extra_koh_deal"),
+        {"kingdom's deal", "kingdom's last"},
+        id="complex-partnership",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "kinds"), FINISHED_DEALS)
+def test_a_finished_deals_observation_describes_that_deal(rules: Rules, kinds: set[str]) -> None:
+    """The last observation of a deal (``deal_over``, or ``match_over``: an episode's last, which a
+    learner bootstraps from when it is cut short) shows that deal's kingdom, contracts left and
+    tiebreak flag, as every observation of it did, though the match has moved on to the next deal:
+    it said kingdom 1 in a one-kingdom match, every contract available, and after the last regular
+    deal of a tied match under ``extra_koh_deal`` the tiebreak deal's flag."""
+    seen: set[str] = set()
+    for seed in range(40):
+        m, rng = Match(rules, seed=seed), random.Random(seed)
+        while not m.is_over and len(m.deals) < 13:
+            if m.phase == Phase.DEAL_OVER:
+                m.start_deal()
+            # What the deal to come is played with, from the engine as the king names its contract.
+            kingdom, extra_deal = m.kingdom, m.tiebreak_deal
+            tiebreak = extra_deal or kingdom >= rules.kingdoms
+            left = set(m.available_contracts())
+            m.apply(rng.choice(m.legal_actions()))
+            left.discard(Contract(m.deals[-1].contract))
+            expected = np.zeros(OBS_SIZE, np.float32)
+            expected[LAYOUT["kingdom"].start + min(kingdom, 3)] = 1
+            expected[[LAYOUT["available"].start + int(c) for c in left]] = 1
+            expected[LAYOUT["tiebreak"]] = tiebreak
+            while True:
+                for seat in range(4) if m.turn is None else (m.turn,):
+                    obs = encode(view(m, seat), Knowledge())
+                    for name in ("kingdom", "available", "tiebreak"):
+                        got, want = obs[LAYOUT[name]], expected[LAYOUT[name]]
+                        assert (got == want).all(), (seed, len(m.deals), str(Phase(m.phase)), name, got, want)
+                if m.phase >= Phase.DEAL_OVER:
+                    break
+                m.apply(rng.choice(m.legal_actions()))
+            if m.deals[-1].thrown_in is not None:
+                kind = "thrown in"
+            elif extra_deal:
+                kind = "tiebreak deal"
+            else:
+                kind = ("tiebreak kingdom's " if tiebreak else "kingdom's ") + ("last" if not left else "deal")
+            seen.add(kind + (", match over" if m.is_over else ""))
+    assert kinds <= seen, seen
+
+
+def test_every_agents_last_observation_shows_the_matchs_last_deal() -> None:
+    """A one-kingdom match ends after its fifth deal: each agent's last observation is of that deal
+    (kingdom 0, no contract left to name), not of a kingdom 1 the match never has. Cut short by
+    ``max_deals=5`` after the same deal of a tied match under ``extra_koh_deal``, it is no tiebreak
+    deal either (``extra_kingdom`` had this right)."""
+    for rules, max_deals in (
+        ({"preset": "classic", "kingdoms": 1, "tiebreak": "none"}, None),
+        ({"preset": "classic", "kingdoms": 1, "tiebreak": "extra_koh_deal", "points": _NO_POINTS}, 5),
+        ({"preset": "classic", "kingdoms": 1, "tiebreak": "extra_kingdom", "points": _NO_POINTS}, 5),
+    ):
+        env = trix_v0.raw_env(rules=rules, max_deals=max_deals)
+        env.reset(seed=0)
+        rng = random.Random(0)
+        ended = []
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                ended.append(agent)
+                o = obs["observation"]
+                assert o[LAYOUT["kingdom"]].tolist() == [1, 0, 0, 0], rules
+                assert not o[LAYOUT["available"]].any() and not o[LAYOUT["tiebreak"]].any(), rules
+                env.step(None)
+                continue
+            env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+        assert len(ended) == 4 and len(env.match.deals) == 5

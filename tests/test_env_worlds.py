@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from opentrix import Contract, Match, Rules, view
@@ -11,6 +12,7 @@ from opentrix import actions as A
 from opentrix.cards import Card, CardSet
 from opentrix.deal import Phase
 from opentrix.env.knowledge import Knowledge, placeable_after
+from opentrix.env.observation import encode
 from opentrix.env.worlds import contract_total, match_from_view, sample_hands, sample_world
 
 PRESETS = [
@@ -231,3 +233,63 @@ def test_the_unseen_cards_are_dealt_uniformly_among_the_deals_that_fit() -> None
         seen.update(dealt)
     # a standard error is at most 0.0046 here; the greedy deal's worst cell was 0.032 off
     assert max(abs(seen[k] / n - exact[k] / fits) for k in exact) < 0.015
+
+
+def _facts(k: Knowledge) -> tuple[object, ...]:
+    return (k.played, k.absent, k.voids, k.holds_one_of, k.placeable)
+
+
+KEPT_RULES = [
+    Rules.preset("online"),  # King of Hearts and Queens end early; sequential doubling
+    Rules.preset("online", partnership=True),
+    Rules.preset("denexa"),  # Trix passes, throw-ins
+    Rules.preset("wikipedia", doubling_reveal="hidden", king_must_be_discarded=True),  # redeal claims
+]
+
+
+@pytest.mark.parametrize("rules", KEPT_RULES, ids=lambda r: str(r.to_json())[:40])
+def test_a_knowledge_kept_across_episodes_reads_each_view_as_a_fresh_one_would(rules: Rules) -> None:
+    """docs/rl.md's self-play recipe keeps one ``Knowledge`` per seat across one-deal episodes, and in
+    every one the deal is deal number 0. Whatever it read before (another deal, cut short at any
+    point; the same seed replayed with other plays; another seat's view), ``update(v)`` must leave it
+    as a fresh ``Knowledge().update(v)`` would: a stale one said that seat 3 could not hold K♥ when it
+    did, and showed cards as played that nobody had played in this episode."""
+    per_seat = [Knowledge() for _ in range(4)]  # as the recipe's bots: each reads its own seat's views
+    shared = Knowledge()  # as one kept for every seat
+    rng = random.Random(7)
+    checked = 0
+    for episode in range(80):
+        m = Match(rules, seed=episode // 2)  # each deal twice: the same seed replayed, played otherwise
+        cut = rng.randrange(4, 60)  # the episode ends after so many actions (or with its deal)
+        while m.turn is not None and len(m.history) < cut:
+            seat = m.turn
+            v = view(m, seat)
+            fresh = Knowledge().update(v)
+            for kept in (per_seat[seat], shared):
+                assert np.array_equal(encode(v, kept), encode(v, Knowledge())), (episode, len(v.plays))
+                assert _facts(kept) == _facts(fresh), (episode, len(v.plays))
+                checked += 1
+            m.apply(rng.choice(m.legal_actions()))
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("contract", [Contract.LTOOSH, Contract.TRIX])
+def test_a_knowledge_tells_the_same_deal_replayed_with_other_plays(contract: Contract) -> None:
+    """The same seed replayed deals the same cards, so every seat's hand is as before: only the plays
+    tell the two episodes apart (in Trix with passes among them)."""
+
+    def played(rng_seed: int, plays: int) -> Match:
+        m = Match(Rules.preset("classic"), seed=1)
+        m.apply(A.choose(contract))
+        rng = random.Random(rng_seed)
+        while len(m.deals[-1].plays) < plays:
+            m.apply(rng.choice(m.legal_actions()))
+        return m
+
+    first, again = played(1, 10), played(2, 14)
+    assert first.deals[-1].dealt == again.deals[-1].dealt  # every seat holds what it held before
+    assert (A.PASS in first.deals[-1].plays) == (contract is Contract.TRIX)
+    v = view(again, 0)
+    assert v.plays[:10] != view(first, 0).plays
+    know = Knowledge().update(view(first, 0))
+    assert _facts(know.update(v)) == _facts(Knowledge().update(v))

@@ -43,7 +43,7 @@ _BIT_FIELDS: tuple[tuple[str, int], ...] = (
     ("placeable", 52),  # Trix: cards that may be placed on the layouts now
     ("phase", 6),  # choose_contract, claim, double, play, deal_over, match_over
     ("contract", 6),  # king_of_hearts, queens, diamonds, ltoosh, trix, complex (all 0 before the choice)
-    ("available", 6),  # contracts the king may still name in this kingdom
+    ("available", 6),  # contracts the king may still name in this kingdom, besides the deal's own
     ("king", 4),  # relative seat of the king
     ("turn", 4),  # relative seat to act (all 0 between deals)
     ("leader", 4),  # relative seat that led the current trick
@@ -84,6 +84,8 @@ _PLAYED, _TRICK, _TAKEN, _ABSENT = _F["played_0"], _F["trick_0"], _F["taken_0"],
 _DOUBLED, _PLACEABLE = _F["doubled"], _F["placeable"]
 DOUBLABLE_INDEX = {c: i for i, c in enumerate(A.DOUBLABLE)}  # K♥ Q♠ Q♥ Q♦ Q♣ to 0..4, as in the blocks that list them
 _TRIX = Contract.TRIX
+_KOH = Contract.KING_OF_HEARTS
+_DEAL_OVER = Phase.DEAL_OVER
 
 # Bounds for the observation Box: 0/1 for the bits, generous finite bounds for the numbers.
 OBS_LOW = np.zeros(OBS_SIZE, np.float32)
@@ -95,13 +97,40 @@ OBS_HIGH[LAYOUT["totals"]] = np.inf
 OBS_HIGH[LAYOUT["deal_number"]] = np.inf
 
 
-def _in_tiebreak_kingdom(v: View) -> bool:
-    """The deal shown belongs to an ``extra_kingdom`` tiebreak. Once a deal that ends its kingdom is
-    over, the count has moved on (and every contract is available again): that deal is the one before."""
+def deal_context(v: View) -> tuple[int, tuple[Contract, ...], bool]:
+    """The kingdom, the contracts the king may still name and whether it is a tiebreak deal, for the
+    deal ``v`` shows, as they were while it was played: the ``kingdom``, ``available`` and ``tiebreak``
+    fields. (While a contract is being chosen, those of the deal about to be named.)
+
+    Before a deal is over the view holds them (its ``available_contracts`` leave out the contract being
+    played). Once it is over (``deal_over`` or ``match_over``) the match has moved on to the next deal:
+    a deal that ended its kingdom shows the next kingdom with every contract available again, and the
+    last regular deal of a tied match under ``extra_koh_deal`` already shows the tiebreak deal's flag.
+    They are derived back from the view here, with no help from the engine."""
     kingdom = v.kingdom
-    if v.phase >= Phase.DEAL_OVER and v.thrown_in is None and len(v.available_contracts) == len(v.rules.contracts):
+    rules = v.rules
+    available = v.available_contracts
+    contract = v.contract
+    if v.phase < _DEAL_OVER or contract is None:
+        return kingdom, available, v.tiebreak_deal or kingdom >= rules.kingdoms
+    if v.thrown_in is not None:  # nothing moved on; the king names a contract again, this one too
+        return kingdom, tuple(c for c in available if c is not contract), v.tiebreak_deal or kingdom >= rules.kingdoms
+    if v.tiebreak_deal and contract is _KOH and _played_out(v) > rules.kingdoms * len(rules.contracts):
+        return kingdom, (), True  # an extra King of Hearts deal (extra_koh_deal) after the regular ones
+    # A regular deal. It ended its kingdom if no contract is played in the kingdom now, or if it is the
+    # one after which the tie called for an extra King of Hearts deal (only a match's last deal can).
+    if v.tiebreak_deal or len(available) == len(rules.contracts):
         kingdom -= 1
-    return kingdom >= v.rules.kingdoms
+        available = ()  # its contract was the kingdom's last
+    return kingdom, available, kingdom >= rules.kingdoms  # extra_kingdom: a tiebreak kingdom's deal
+
+
+def _played_out(v: View) -> int:
+    """The match's deals up to the one ``v`` shows, thrown-in ones left out. The view's history has
+    every finished deal of the match, except in a match rebuilt in the middle (``worlds``): there the
+    thrown-in deals before it cannot be counted, and a last regular deal of King of Hearts that was
+    preceded by some reads as a tiebreak deal."""
+    return v.deal_number + 1 - sum(1 for h in v.history if h.thrown_in is not None)
 
 
 def encode(v: View, know: Knowledge, out: np.ndarray | None = None) -> np.ndarray:
@@ -147,14 +176,15 @@ def encode(v: View, know: Knowledge, out: np.ndarray | None = None) -> np.ndarra
             for place, s in enumerate(v.out):
                 bits |= 1 << (_OUT + 4 * ((s - seat) & 3) + place)
     bits |= 1 << (_PHASE + int(v.phase))
-    for c in v.available_contracts:
+    kingdom, available, tiebreak = deal_context(v)
+    for c in available:
         bits |= 1 << (_AVAILABLE + int(c))
     bits |= 1 << (_KING + ((v.king - seat) & 3))
     if v.turn is not None:
         bits |= 1 << (_TURN + ((v.turn - seat) & 3))
-    if v.tiebreak_deal or _in_tiebreak_kingdom(v):
+    if tiebreak:
         bits |= 1 << _TIEBREAK
-    bits |= 1 << (_KINGDOM + min(v.kingdom, 3))
+    bits |= 1 << (_KINGDOM + min(kingdom, 3))
     raw = np.frombuffer(bits.to_bytes(_NBYTES, "little"), np.uint8)
     out[:NUM_BITS] = np.unpackbits(raw, count=NUM_BITS, bitorder="little")
     t, k, h = v.totals, v.tricks_taken, v.hand_sizes
@@ -192,4 +222,15 @@ def describe(obs: np.ndarray) -> dict[str, np.ndarray]:
     return {name: obs[s] for name, s in LAYOUT.items()}
 
 
-__all__ = ["LAYOUT", "NUM_BITS", "OBS_HIGH", "OBS_LOW", "OBS_SIZE", "SCORE_SCALE", "action_mask", "describe", "encode"]
+__all__ = [
+    "LAYOUT",
+    "NUM_BITS",
+    "OBS_HIGH",
+    "OBS_LOW",
+    "OBS_SIZE",
+    "SCORE_SCALE",
+    "action_mask",
+    "deal_context",
+    "describe",
+    "encode",
+]

@@ -35,7 +35,7 @@ from ..match import Match
 from ..rules import Rules
 from ..view import View, view
 from .knowledge import Knowledge
-from .observation import DOUBLABLE_INDEX, LAYOUT, OBS_SIZE, encode
+from .observation import DOUBLABLE_INDEX, LAYOUT, OBS_SIZE, deal_context, encode
 from .rewards import seat_rewards
 from .worlds import contract_total, sample_world
 
@@ -368,7 +368,7 @@ def infostate_string(v: View, with_history: bool = True) -> str:
     answers = ",".join(f"{s}{'+'.join(card_name(c) for c in cs) or '-'}" for s, cs in v.doubling_answers)
     head = (
         f"p{v.seat} king{v.king} {v.phase} turn{v.turn} contract:{contract} "
-        f"avail:{','.join(str(int(c)) for c in v.available_contracts)} hand:{hand} "
+        f"avail:{','.join(str(int(c)) for c in deal_context(v)[1])} hand:{hand} "
         f"doubled:{','.join(f'{s}{card_name(c)}' for s, c in v.doubled)} answers:{answers} "
         f"totals:{','.join(map(str, v.totals))}"
     )
