@@ -105,6 +105,11 @@ def share(s: list[float], u: list[float], c: list[float]) -> float:
     return (ms - mu) / (mc - mu) if mc != mu else math.nan
 
 
+def pct(x: float, digits: int = 1) -> str:
+    """A share as a percentage; "n/a" where there was no gap to share (uniform and cheat alike)."""
+    return "n/a" if math.isnan(x) else f"{x:.{digits}%}"
+
+
 def bootstrap(s: list[float], u: list[float], c: list[float], reps: int, rng: random.Random) -> tuple[float, float]:
     n = len(s)
     vals = []
@@ -171,7 +176,10 @@ def report(labels: list[str], res: list[dict[int, dict]], idx: list[int], reps: 
     print(f"  cheat - uniform (paired)     {g['mean']:+7.2f} ± {g['ci95']:.2f}")
     lo, hi = bootstrap(s, u, c, reps, random.Random(1))
     ratio = share(s, u, c)
-    print(f"  gap share {ratio:.1%}  (bootstrap 95% {lo:.1%} to {hi:.1%}; delta method ± {delta(s, u, c):.1%})")
+    if math.isnan(ratio):
+        print("  gap share n/a: the cheat scored no better than uniform sampling on these deals (play more deals)")
+    else:
+        print(f"  gap share {pct(ratio)}  (bootstrap 95% {pct(lo)} to {pct(hi)}; delta method ± {pct(delta(s, u, c))})")
     contracts = sorted({res[0][i]["contract"] for i in idx})
     if len(contracts) > 1:
         for ct in contracts:
@@ -179,7 +187,7 @@ def report(labels: list[str], res: list[dict[int, dict]], idx: list[int], reps: 
             ss, uu, cc = ([v[j] for j in sel] for v in (s, u, c))
             print(
                 f"    {Contract(ct).id:15s} measured {statistics.fmean(ss):+6.2f} uniform {statistics.fmean(uu):+6.2f} "
-                f"cheat {statistics.fmean(cc):+6.2f}  share {share(ss, uu, cc):.0%}"
+                f"cheat {statistics.fmean(cc):+6.2f}  share {pct(share(ss, uu, cc), 0)}"
             )
 
 
@@ -248,8 +256,8 @@ def main() -> None:
         lo, hi = interval([contract_share(pooled, rng) for _ in range(args.reps)])
         n = len({row[0] for rows in pooled for row in rows})
         print(
-            f"every contract counted once ({n} contracts): gap share {contract_share(pooled):.1%} "
-            f"(bootstrap 95% {lo:.1%} to {hi:.1%}, deals resampled within each group)"
+            f"every contract counted once ({n} contracts): gap share {pct(contract_share(pooled))} "
+            f"(bootstrap 95% {pct(lo)} to {pct(hi)}, deals resampled within each group)"
         )
 
 

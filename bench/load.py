@@ -50,6 +50,7 @@ class Server:
             self.base = url.rstrip("/")
             self.ws = "ws" + self.base[4:]
             return
+        folder.mkdir(parents=True, exist_ok=True)  # serve refuses a database in a missing folder
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
@@ -290,6 +291,8 @@ async def main() -> None:
                 f"memory per idle table: {memory['lobby_kb_per_table']} KB in the lobby, "
                 f"{memory['started_kb_per_table']} KB started (players away), over {args.idle} tables"
             )
+        elif args.idle and args.url:
+            print("(memory per idle table not measured: it needs a server of this script's own, not --url)")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import gymnasium
 import numpy as np
 import pytest
@@ -268,3 +271,17 @@ def test_a_truncated_episodes_last_observation_shows_its_last_deal() -> None:
     assert after["kingdom"].tolist() == [1, 0, 0, 0] and not after["available"].any()
     for name in ("kingdom", "available", "tiebreak", "contract", "king"):
         assert (after[name] == during[name]).all(), name
+
+
+@pytest.mark.parametrize(
+    ("missing", "module", "hint"),
+    [
+        ("gymnasium", "opentrix.env", "pip install 'opentrix[rl]'"),
+        ("pettingzoo", "opentrix.env.trix_v0", "pip install 'opentrix[rl]'"),
+        ("pyspiel", "opentrix.env.openspiel_game", "pip install 'opentrix[rl,openspiel]'"),
+    ],
+)
+def test_an_rl_import_without_its_extra_names_the_extra_to_install(missing: str, module: str, hint: str) -> None:
+    code = f"import sys; sys.modules[{missing!r}] = None\nimport {module}"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "ModuleNotFoundError" in run.stderr and hint in run.stderr, run.stderr

@@ -9,7 +9,14 @@ Observations come from ``opentrix.view.view`` only; see ``observation.LAYOUT`` a
 
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
+    import numpy  # noqa: F401
+    import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
+except ModuleNotFoundError as e:  # the packages of an extra: say which, not only the one that is missing
+    raise ModuleNotFoundError(
+        f"opentrix.env needs the RL extra ({e.name} is not installed): pip install 'opentrix[rl]'", name=e.name
+    ) from e
 
 from . import trix_v0
 from .gym_env import TrixGymEnv

@@ -15,7 +15,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pyspiel  # type: ignore[import-not-found]
+
+try:
+    import pyspiel  # type: ignore[import-not-found]
+except ModuleNotFoundError as e:
+    raise ModuleNotFoundError("OpenSpiel is not installed: pip install 'opentrix[rl,openspiel]'", name="pyspiel") from e
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
 from ..actions import Action

@@ -25,7 +25,11 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel  # type: ignore[import-not-found]
+
+try:
+    import pyspiel  # type: ignore[import-not-found]
+except ModuleNotFoundError as e:
+    raise ModuleNotFoundError("OpenSpiel is not installed: pip install 'opentrix[rl,openspiel]'", name="pyspiel") from e
 
 from .. import actions as A
 from ..cards import FULL_DECK, card_name
