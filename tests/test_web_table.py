@@ -960,8 +960,20 @@ def test_history_and_the_replay_viewer(browser: Browser, server: LiveServer) -> 
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     assert "(one kingdom)" in row.locator("td[data-label=Rules]").inner_text()  # words, not kingdoms=1
     shot(page, "history-02-phone")
+    # Its replay: the position on a row of its own, every arrow together on the row below it.
+    page.goto(f"{server.base}/replay/{t['id']}?lang=en")
+    position = page.locator("[data-testid=replay-pos]")
+    position.wait_for()
+    arrows = [page.locator(f"[data-testid=replay-controls] [data-cmd={c}]").bounding_box() for c in CONTROLS]
+    pos = position.bounding_box()
+    assert pos and all(a and a["y"] == arrows[0]["y"] and a["y"] >= pos["y"] + pos["height"] for a in arrows), arrows
+    assert all(a and a["x"] >= 0 and a["x"] + a["width"] <= 390 for a in arrows), arrows
+    shot(page, "replay-02-phone")
     assert not errors, errors
     page.context.close()
+
+
+CONTROLS = ("prevdeal", "start", "prev", "next", "end", "nextdeal")  # the replay's arrows, in order
 
 
 # -- keyboard and screen reader ------------------------------------------------------------------------
