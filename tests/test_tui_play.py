@@ -1047,3 +1047,132 @@ def test_a_terminal_that_goes_away_ends_the_match_with_its_record_kept(tmp_path:
             os.waitpid(pid, 0)
     session = PlaySession.open(None, None, KING_SEED, save)
     assert session.match.history[:1] == [A.choose(Contract.KING_OF_HEARTS)]
+
+
+def hands_with(spec: dict[int, list[str]]) -> tuple[int, int, int, int]:
+    """Four hands: the cards ``spec`` gives each seat, the rest dealt in card order."""
+    used = {int(Card.parse(c)) for cards in spec.values() for c in cards}
+    rest = [c for c in range(52) if c not in used]
+    hands = []
+    for seat in range(4):
+        cards = [int(Card.parse(c)) for c in spec.get(seat, [])]
+        while len(cards) < 13:
+            cards.append(rest.pop(0))
+        hands.append(sum(1 << c for c in cards))
+    return (hands[0], hands[1], hands[2], hands[3])
+
+
+async def test_at_60x20_a_long_header_keeps_who_declined_and_every_doubling_answer() -> None:
+    """At 60x20 the header's second line (who held a card and did not double) pushed the sixteenth
+    answer off a sixteen-answer question, and four doubled cards cut who declined from the header:
+    the table's blank rows give way first (there is no trick yet), the header and answers stay whole."""
+    m = Match(Rules.preset("complex"), hands_with({3: ["7h", "qh"], 0: ["kh", "qs", "qd", "qc"]}))
+    assert m.turn == 3
+    m.apply(A.choose(Contract.COMPLEX))
+    m.apply(A.NO_DOUBLE)  # Left, the king, holds Q♥ and does not double it: said in the header
+    app = PlayApp(PlaySession("complex", ["easy"] * 3, seed=1, match=m), Glyphs(), pause=0.0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(app, pilot)
+        opts = choices(app.session.view(), Glyphs())
+        assert len(opts) == 16
+        for typed in ("", "x"):
+            if typed:  # a refusal on two rows as well
+                await type_text(pilot, typed)
+            lines = screen_text(app).splitlines()
+            words = " ".join(" ".join(lines).split())
+            assert len(lines) == 20 and lines[-1].startswith("> ")
+            assert "held K♥ or a queen, no double: Left" in words
+            for i, o in enumerate(opts):
+                assert f"{i + 1} {o.label.removeprefix('double ')}" in words, (i, "\n".join(lines))
+        assert "'x' is not a card: type the cards to double (e.g. kh, or qs qh), or n" in words
+
+    m = Match(Rules.preset("complex"), hands_with({0: ["7h", "qc"], 1: ["qs"], 2: ["qh"], 3: ["kh", "qd"]}))
+    m.apply(A.choose(Contract.COMPLEX))
+    for answer in (A.double([int(Card.QC)]), A.double([int(Card.QS)]), A.NO_DOUBLE):
+        m.apply(answer)
+    m.apply(A.double([int(Card.KH), int(Card.QD)]))
+    app = PlayApp(PlaySession("complex", ["easy"] * 3, seed=1, match=m), Glyphs(), pause=0.0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(app, pilot)
+        lines = screen_text(app).splitlines()
+        words = " ".join(" ".join(lines).split())
+        assert "doubled K♥ (Left), Q♠ (Right), Q♦ (Left), Q♣ (You) · held K♥ or a queen, no double: Across" in words
+        assert lines[-1].startswith("> ") and "Your lead" in words
+
+
+async def test_the_partnership_score_panel_keeps_both_team_totals() -> None:
+    """Once eight deals were finished the panel's last row, ``Teams You+Acr 5, Rgt+Lft 370``, was one
+    column too wide for it and lost the second team's total; it now goes on two rows when it must."""
+    rules = Rules.preset("online", partnership=True)
+    m = Match(rules, seed=77)
+    rng = random.Random(3)
+    while len(m.summaries) < 12:
+        if m.phase == Phase.DEAL_OVER:
+            m.start_deal()
+            continue
+        m.apply(rng.choice(m.legal_actions()))
+    t = m.totals
+    app = PlayApp(PlaySession(rules, ["easy"] * 3, seed=77, match=m), Glyphs(), pause=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        panel = [line.split("│", 1)[1] for line in screen_text(app).splitlines() if "│" in line]
+        text = "\n".join(panel)
+        assert f"You+Acr {t[0] + t[2]}" in text and f"Rgt+Lft {t[1] + t[3]}" in text, text
+        assert any(line.strip().startswith("Total ") for line in panel), text
+
+
+async def test_not_saved_points_below_only_while_the_message_says_why(tmp_path: Path) -> None:
+    """After a failed save the status line said ``NOT SAVED (below)`` even once a later move had
+    cleared the message area that said why."""
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    save = folder / "match.json"
+    app = make_app(save=save)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        save.unlink(missing_ok=True)
+        folder.rmdir()
+        await type_text(pilot, "ltoosh")
+        await settle(app, pilot)
+        assert "NOT SAVED (below)" in screen_text(app).splitlines()[1]
+        assert "Could not save to" in screen_text(app)
+        await type_text(pilot, typed_name(app.session.view().legal_actions[0]))  # fails again; said once
+        await settle(app, pilot)
+        screen = screen_text(app)
+        assert "Could not save to" not in screen
+        status = screen.splitlines()[1]
+        assert "NOT SAVED" in status and "(below)" not in status
+
+
+def test_exit_lines_that_the_terminal_cannot_write_are_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--save ü.json`` under PYTHONIOENCODING=ascii: quitting printed a UnicodeEncodeError traceback."""
+    from opentrix import tui
+
+    monkeypatch.setattr(PlayApp, "run", lambda self: None)  # quit at once, as Ctrl-Q would
+    monkeypatch.setattr(tui, "require_terminal", lambda command: None)  # pytest's input is no terminal
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii")
+    monkeypatch.setattr("sys.stdout", out)
+    save = tmp_path / "ü.json"
+    tui.play_terminal("classic", ["random"] * 3, 6, save)
+    out.flush()
+    printed = raw.getvalue().decode("ascii")
+    assert printed.startswith("seed 6: 0 deals finished")
+    assert f"take it up with: opentrix play --terminal --save {tmp_path}/\\xfc.json" in printed
+    assert save.is_file()
+
+
+async def test_ascii_mode_draws_the_rules_sheets_scroll_bar_in_ascii() -> None:
+    """The F1 sheet is taller than the screen: Textual drew its scroll bar's ends with block signs."""
+    app = make_app(ascii=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        for key in ("", "down", "down", "down", "pagedown"):
+            if key:
+                await pilot.press(key)
+                await pilot.pause()
+            screen = screen_text(app)
+            assert "How to play" in screen or key
+            assert screen.isascii(), [ch for ch in screen if not ch.isascii()]

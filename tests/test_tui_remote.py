@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.remote import RemoteApp, RemoteSession
 from opentrix.tui.seats import kept_seat
 from opentrix.tui.snapshot import screen_text
+from opentrix.view import view
 from test_client import autoplay
 from test_server_kit import LiveServer, Player, live_server, record_of
 
@@ -203,9 +206,12 @@ async def test_a_spectator_watches_the_table_without_a_hand(server: LiveServer) 
         await until(app, pilot, lambda: "watching" in screen_text(app).splitlines()[1])
         screen = screen_text(app)
         assert "Lina" in screen and "You" not in screen  # nobody is "You" to a spectator
+        assert "Hand (no cards left)" not in screen  # a spectator has no hand, not an empty one
+        assert "Watching: the players' hands are hidden from spectators" in screen
         sent = await spy(app, pilot)
         await pilot.press(*"qs", "enter")  # a spectator's move is refused here, not sent
-        await until(app, pilot, lambda: "not your turn" in screen_text(app) or "Not allowed" in screen_text(app))
+        await until(app, pilot, lambda: "'qs': you are watching; spectators do not play." in screen_text(app))
+        assert "not your turn" not in screen_text(app)
         await pilot.press("/", *"hi", "enter")
         await until(app, pilot, lambda: "Spectators read the chat" in screen_text(app))
         await pilot.pause(0.2)
@@ -516,3 +522,205 @@ def test_a_bot_that_sees_every_hand_is_never_seated(server: LiveServer) -> None:
     out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--bot", "basic", "--name", "x" * 35])
     assert out.exit_code == 2 and "--name has at most 34 characters" in out.output
     assert [s["kind"] for s in server.info(t["id"])["seats"]] == ["human", "open", "open", "open"]
+
+
+async def test_a_move_made_while_the_line_is_down_is_not_shown_as_played(server: LiveServer) -> None:
+    """Not connected, a move is not sent and the screen says so; the status line used to read
+    "You name King of Hearts" and the message "Asking the table for a hint…" right after saying so."""
+    seed = next(s for s in range(1000) if Match(Rules(), seed=s).king == 0)
+    t = server.create(name="Lina", bots="random", start=True, seed=seed, kingdoms=1, hints=True)
+    where = find_table(f"{server.base}/t/{t['id']}#seat=0&token={t['token']}")
+    app = RemoteApp(RemoteSession(where, kept_seat(where)), Glyphs(ascii=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "You are king" in screen_text(app))
+        sent = await spy(app, pilot)
+        link = app.remote.link
+        assert link is not None
+        link.connected.clear()  # the line is down (between a dropped connection and the next one)
+        await pilot.press("1")
+        screen = screen_text(app)
+        assert "Not connected: the move was not sent. Trying to reconnect…" in screen
+        assert "You name" not in screen.splitlines()[1]
+        await pilot.press("question_mark")
+        screen = screen_text(app)
+        assert "Not connected: the request for a hint was not sent." in screen
+        assert "Asking the table for a hint" not in screen
+        await pilot.pause(0.2)
+        assert sent == []
+        link.connected.set()  # back: the same key plays it
+        await pilot.press("1")
+        await until(app, pilot, lambda: "You name King of Hearts" in screen_text(app).splitlines()[1])
+        assert [m.get("action") for m in sent] == ["contract king_of_hearts"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["http://[::1/t/ABCDEF", "--watch"], ["ABC", "--server", "http://[::1"], ["http://[::1/t/ABCD", "--name", "O"]],
+)
+def test_a_link_that_is_no_address_at_all_is_one_line_of_bad_input(args: list[str]) -> None:
+    """urllib's "Invalid IPv6 URL" came out as a traceback, not as the one line of other bad input."""
+    _register_commands()
+    out = CliRunner().invoke(cli_app, ["join", *args])
+    assert out.exit_code == 1
+    assert out.output.count("\n") == 1 and out.output.startswith("opentrix join: ")
+    assert "Invalid IPv6 URL" in out.output and "Traceback" not in out.output
+
+
+async def test_notes_about_the_lobby_and_the_end_of_a_deal_go_when_the_table_moves_on(tmp_path: Path) -> None:
+    """The note "The rules open once the match has begun…" stayed into the first turn, and "Ready for
+    the next deal…" into the next deal."""
+    with live_server(tmp_path, deal_pause=60.0) as server:  # the next deal waits for everyone's Enter
+        await _notes_go_when_the_table_moves_on(server)
+
+
+async def _notes_go_when_the_table_moves_on(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    omar = take_seat(where, "Omar")
+    lina = TableLink(where, t["token"], lambda m: None)
+    helpers = [asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(5)))]
+    await asyncio.wait_for(lina.connected.wait(), 10)
+    app = RemoteApp(RemoteSession(where, omar), Glyphs(ascii=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "Waiting for the host" in screen_text(app))
+        await pilot.press("f1")
+        await until(app, pilot, lambda: "The rules open once the match has begun" in screen_text(app))
+        await asyncio.to_thread(start_match, Seat(where, 0, t["token"], "Lina"))
+        s = app.remote.state
+        await until(app, pilot, lambda: s.view is not None)
+        await pilot.pause(0.1)
+        assert "The rules open once" not in screen_text(app)
+        deadline = asyncio.get_running_loop().time() + 60
+        while s.view is not None and s.view.phase != Phase.DEAL_OVER:  # Omar's moves: the selection
+            assert asyncio.get_running_loop().time() < deadline, screen_text(app)
+            if s.view.to_act and not s.view.match_over:
+                before = s.n
+                await pilot.press("enter")
+                await until(app, pilot, lambda before=before: s.n != before)
+            await pilot.pause(0.02)
+        first = s.view
+        assert first is not None and first.phase == Phase.DEAL_OVER
+        await pilot.press("enter")
+        await until(app, pilot, lambda: s.view is not None and s.view.deal_number != first.deal_number)
+        await pilot.pause(0.1)
+        assert "Ready for the next deal" not in screen_text(app)
+    await lina.close()
+    helpers[1].cancel()
+    await asyncio.gather(*helpers, return_exceptions=True)
+
+
+def test_a_player_whose_seat_was_freed_leaves_with_a_way_back_that_works(server: LiveServer, seats_file: Path) -> None:
+    """The host frees Omar's seat in the lobby; he used to be told ``back with: opentrix join LINK``,
+    which then asked for a name. The line now says how to sit down again, and that command works."""
+    pty = pytest.importorskip("pty")
+    import contextlib
+    import os
+    import select
+    import signal
+    import sys
+    import time
+
+    import httpx
+
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    page = f"{server.base}/t/{t['id']}"
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.update(OPENTRIX_SEATS=str(seats_file), COLUMNS="80", LINES="24", TERM="xterm-256color")
+        try:
+            os.execvp(sys.executable, [sys.executable, "-m", "opentrix", "join", page, "--name", "Omar Ali"])
+        finally:
+            os._exit(127)
+    try:
+        seen = b""
+
+        def read_until(text: bytes, timeout: float) -> None:
+            nonlocal seen
+            deadline = time.monotonic() + timeout
+            while text not in seen and time.monotonic() < deadline:
+                if select.select([fd], [], [], 0.1)[0]:
+                    try:
+                        seen += os.read(fd, 65536)
+                    except OSError:
+                        return
+
+        read_until(b"Waiting for the host", 30)
+        assert b"Waiting for the host" in seen
+        freed = httpx.post(f"{server.base}/api/tables/{t['id']}/free", json={"token": t["token"], "seat": 1})
+        assert freed.status_code == 200, freed.text
+        read_until(b"freed your seat", 15)
+        assert b"freed your seat" in seen
+        os.write(fd, b"\x11")
+        read_until(b"--watch", 15)
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+        assert os.waitstatus_to_exitcode(status) == 0
+        said = seen.decode(errors="replace")
+        assert "back with:" not in said
+        assert (
+            f"left table {t['id']}; your seat was freed: sit down again with: opentrix join {page} --name 'Omar Ali',"
+            f" or watch with: opentrix join {page} --watch"
+        ) in said
+    finally:
+        with contextlib.suppress(ChildProcessError):
+            if pid and not os.waitpid(pid, os.WNOHANG)[0]:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+    _register_commands()  # the line's command passes every check up to the terminal's (none here)
+    out = CliRunner().invoke(cli_app, ["join", page, "--name", "Omar Ali"])
+    assert out.exit_code == 2 and "reads keys from a terminal" in out.output
+
+
+def test_column_heads_tell_players_apart_and_wide_names_keep_the_columns() -> None:
+    """Two players whose names begin alike had the same column head (``Moha Moha``), and a name in wide
+    letters (山田) broke the score panel's columns: cut and padded by characters, not by cells."""
+    from rich.cells import cell_len
+
+    from opentrix.client import TableAddress
+    from opentrix.tui import render
+
+    session = RemoteSession(TableAddress("http://127.0.0.1:9", "ABCD"), None)
+    session.state.seat = 0
+    session.state.info = {
+        "seats": [
+            {"kind": "human", "name": "Lina"},
+            {"kind": "human", "name": "Mohammed"},
+            {"kind": "human", "name": "Mohamad"},
+            {"kind": "human", "name": "山田太郎"},
+        ]
+    }
+    heads = list(session.short_names())
+    assert len(set(heads)) == 4 and heads[1] != heads[2], heads
+    assert all(cell_len(h) <= 4 for h in heads), heads
+    m = Match(Rules.preset("classic"), seed=1)
+    rng = random.Random(1)
+    while len(m.deals) < 3 or m.phase != Phase.DEAL_OVER:
+        if m.phase == Phase.DEAL_OVER:
+            m.start_deal()
+            continue
+        m.apply(rng.choice(m.legal_actions()))
+    panel = render.scores(view(m, 0), heads, max_rows=8).plain.splitlines()
+    assert all(cell_len(line) <= render.SCORE_WIDTH for line in panel), panel
+    head, total = panel[0], panel[-1]
+    assert cell_len(head) == cell_len(total) == render.SCORE_WIDTH, panel  # each column where its total is
+    assert "山田" in head and "山田太" not in head
+
+
+async def test_the_lobby_says_when_the_terminal_is_too_small(server: LiveServer) -> None:
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    app = RemoteApp(RemoteSession(where, take_seat(where, "Omar")), Glyphs(ascii=False))
+    async with app.run_test(size=(50, 16)) as pilot:
+        await until(app, pilot, lambda: "seat 1: You" in screen_text(app))
+        assert screen_text(app).splitlines()[0].startswith("Too small (50×16): needs 60×20")
+        await pilot.resize_terminal(80, 24)
+        await until(app, pilot, lambda: screen_text(app).startswith("opentrix · table"))
+
+
+@pytest.mark.parametrize("missing", ["textual", "websockets"])
+def test_join_without_its_packages_names_the_one_extra_that_brings_both(missing: str) -> None:
+    code = f"import sys; sys.modules[{missing!r}] = None\nsys.argv = ['opentrix', 'join', 'ABCDEF']\n"
+    code += "from opentrix.cli import main\nmain()"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "pip install 'opentrix[play]'" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr

@@ -458,3 +458,67 @@ def test_the_complex_goal_says_costs_and_earnings_the_way_the_others_do() -> Non
     sheet = sheet_of(Rules.preset("complex", points=Points(king_of_hearts=75)))
     assert "Complex: each trick costs 15, and what it holds as well: the K♥ earns 75, each queen costs 25" in sheet
     assert "plus -" not in sheet and "costs -" not in sheet
+
+
+def penalty_facts_shown(text: str, v: render.View, seat: int, g: Glyphs) -> bool:
+    """Every penalty card a seat has taken in Complex is in ``text``: K♥ and the queens by name (or the
+    queens together by their suits, ``Q♠♥♦``), and every diamond in the count ``♦×N``."""
+    taken = int(v.taken[seat])
+    diamonds = (taken & int(CardSet.parse("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD"))).bit_count()
+    if diamonds and f"{g.suit(2)}{'x' if g.ascii else '×'}{diamonds}" not in text:
+        return False
+    if taken >> int(Card.KH) & 1 and g.card(int(Card.KH)) not in text:
+        return False
+    queens = [q for q in (int(Card.QS), int(Card.QH), int(Card.QD), int(Card.QC)) if taken >> q & 1]
+    together = next((w for w in text.split() if w.startswith("Q") and len(w) > 2), "")
+    return all(g.card(q) in text or g.suit(q // 13) in together for q in queens)
+
+
+@pytest.mark.parametrize("g", GLYPHS)
+def test_a_side_seats_long_complex_status_loses_no_penalty_card(g: Glyphs) -> None:
+    """A side seat's ``6 tricks Q♠ K♥ Q♥ Q♦ Q♣…`` in Complex was cut at its 25 columns and the count of
+    diamonds lost. At the table it goes on over the next row; in the replay (one row)
+    it is written shorter (``6 tr K♥ Q♠♥♦♣ ♦×5``). Either way every penalty fact shows, nothing clashes."""
+    names = play_names(("medium", "medium", "medium"))
+    wrapped = shortened = 0
+    for seed in (0, 21, 129, 186):  # deals where a side seat takes many penalty cards
+        m = Match(Rules.preset("complex"), seed=seed)
+        m.apply(A.choose(Contract.COMPLEX))
+        rng = random.Random(seed)
+        while m.phase != Phase.DEAL_OVER:
+            m.apply(rng.choice(m.legal_actions()))
+            v = view(m, 0)
+            if v.phase != Phase.PLAY:
+                continue
+            canvas = render.draw_table(v, g, names)
+            lines = assert_clean(canvas, names, g).splitlines()
+            for seat, part in ((3, slice(0, 25)), (1, slice(26, None))):
+                status = " ".join(lines[row][part].strip() for row in (6, 7)).strip()
+                assert penalty_facts_shown(status, v, seat, g), (seat, status, "\n".join(lines))
+                wrapped += g.plain(render.seat_status(v, seat, g)).cell_len > 25
+            hands = [int(h) for h in m.deals[-1].hands]
+            canvas = render.draw_table_all_hands(v, hands, g, names)
+            lines = assert_clean(canvas, names, g).splitlines()
+            for seat, part in ((3, slice(0, 22)), (1, slice(29, None))):
+                status = lines[8][part].strip()
+                assert penalty_facts_shown(status, v, seat, g), (seat, status, "\n".join(lines))
+                shortened += g.plain(render.seat_status(v, seat, g)).cell_len > 22
+    assert wrapped and shortened  # the long statuses this test is about did come up
+
+
+def test_score_heads_are_cut_by_their_width_on_screen() -> None:
+    """A name in wide letters (山田太郎, two cells each) was cut to four characters, eight cells, and
+    padded by characters: the columns of the score panel no longer lined up."""
+    heads = render.short_names(["山田太郎さん (0)", "Mohammed (1)", "Mohamad (2)", "Omar (3)"])
+    assert heads == ["山田", "Moh1", "Moh2", "Omar"]
+    m = Match(Rules.preset("classic"), seed=4)
+    rng = random.Random(4)
+    while not m.summaries or m.phase != Phase.DEAL_OVER:
+        if m.phase == Phase.DEAL_OVER:
+            m.start_deal()
+            continue
+        m.apply(rng.choice(m.legal_actions()))
+    lines = render.scores(view(m, 0), heads).plain.splitlines()
+    from rich.cells import cell_len
+
+    assert {cell_len(line) for line in (lines[0], lines[1], lines[-1])} == {render.SCORE_WIDTH}, lines

@@ -6,6 +6,7 @@ import json
 from importlib.resources import files
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -271,3 +272,79 @@ async def test_ascii_replay_writes_three_dots() -> None:
     assert screen.isascii()
     assert "Alexandra Papadop... (0)" in screen
     assert "   ... 11 earlier deals" in screen  # twenty deals, nine rows of them
+
+
+async def test_a_narrow_replay_says_too_small_and_tab_shows_the_scores() -> None:
+    """Below 60x20 the replay drew a broken table without a word, and below 80 columns its score panel
+    was gone with no way to see it: the top row now says the screen is too small, and Tab opens the
+    score sheet, as in ``play --terminal``."""
+    rp = load_replay(example("classic-full-match.json"))
+    app = ReplayApp(rp, "match.json", Glyphs())
+    async with app.run_test(size=(50, 16)) as pilot:
+        await pilot.pause()
+        assert screen_text(app).splitlines()[0].startswith("Too small (50×16): needs 60×20")
+        await pilot.resize_terminal(70, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert "Too small" not in screen_text(app) and "Total" not in screen_text(app)  # no panel at 70
+        await pilot.press("end", "tab")
+        await pilot.pause()
+        screen = screen_text(app)
+        totals = view(rp.steps[-1].match, None).totals
+        assert type(app.screen).__name__ == "ScoreSheet"  # opened on its end: the totals
+        assert "Total  " + "".join(f" {t:>4}" for t in totals) in screen
+        await pilot.press("tab")
+        await pilot.pause()
+        assert type(app.screen).__name__ != "ScoreSheet" and "Total" not in screen_text(app)
+
+
+def test_replay_in_an_ascii_locale_draws_letters(tmp_path: Path) -> None:
+    """Under ``LC_ALL=C`` Python writes UTF-8 all the same (its UTF-8 mode), so the client took the
+    terminal for a UTF-8 one and drew ♠ ♥ ♦ ♣, box lines and ◀ on a terminal that said it takes ASCII."""
+    pty = pytest.importorskip("pty")
+    import os
+    import select
+    import signal
+    import sys
+    import time
+
+    record = example("classic-full-match.json")
+    pid, fd = pty.fork()
+    if pid == 0:
+        for var in ("OPENTRIX_ASCII", "PYTHONIOENCODING", "PYTHONUTF8", "LC_CTYPE"):
+            os.environ.pop(var, None)
+        os.environ.update(LANG="C", LC_ALL="C", COLUMNS="80", LINES="24", TERM="xterm-256color")
+        try:
+            os.execvp(sys.executable, [sys.executable, "-m", "opentrix", "replay", str(record)])
+        finally:
+            os._exit(127)
+    try:
+        seen = b""
+
+        def read_until(text: bytes, timeout: float) -> None:
+            nonlocal seen
+            deadline = time.monotonic() + timeout
+            while text not in seen and time.monotonic() < deadline:
+                if select.select([fd], [], [], 0.1)[0]:
+                    try:
+                        seen += os.read(fd, 65536)
+                    except OSError:
+                        return
+
+        read_until(b"step 1/", 30)
+        assert b"step 1/" in seen
+        os.write(fd, b"l")  # a step on: the trick, the marks
+        read_until(b"step 2/", 10)
+        time.sleep(0.3)
+        read_until(b"never", 0.3)
+        os.write(fd, b"q")
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+        assert os.waitstatus_to_exitcode(status) == 0
+        shown = seen.decode("utf-8", errors="replace")
+        assert "S " in shown and "H " in shown  # the suits in letters
+        assert not [ch for ch in "♠♥♦♣◀·│…—" if ch in shown], shown
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)

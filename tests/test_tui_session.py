@@ -335,15 +335,34 @@ def test_a_save_file_that_cannot_be_written_is_refused_up_front(tmp_path: Path) 
 def test_a_record_with_no_deals_is_no_match_to_lose(tmp_path: Path) -> None:
     path = tmp_path / "m.json"
     path.write_text(json.dumps({"format": "opentrix-record/1", "rules": "wikipedia", "deals": []}))
+    # a record written elsewhere (no seed kept: no hand of it was seen here) is no match to take up,
+    # so other rules are no reason to refuse it
+    assert PlaySession.open("denexa", None, 3, path, write=False).match.rules == Rules.preset("denexa")
     s = PlaySession.open(None, None, 3, path)  # a new match under the record's rules, nothing taken up
     assert s.match.rules == Rules.preset("wikipedia") and s.notice == "" and s.seed == 3
-    assert PlaySession.open("denexa", None, 3, path).match.rules == Rules.preset("denexa")
     path.write_text(json.dumps({"format": "opentrix-record/1", "players": ["Lina", "a", "b", "c"], "deals": []}))
     with pytest.raises(ValueError, match="not played in this terminal"):
         PlaySession.open(None, None, 3, path)
     with pytest.raises(ValueError, match="holds no match to take up"):
         path.write_text(json.dumps({"format": "opentrix-record/1", "rules": "wikipedia", "deals": [{}]}))
         PlaySession.open(None, None, 3, path)
+
+
+def test_a_save_with_no_deal_yet_keeps_its_rules_and_bots(tmp_path: Path) -> None:
+    """Quit at the first contract question, the save holds no deal yet but the hand seen and the match's
+    rules and bots: taking it up with other ones was accepted without a word, though a save with deals
+    refuses them (docs/terminal.md)."""
+    path = tmp_path / "early.json"
+    first = PlaySession.open("wikipedia", ["random", "easy", "random"], 5, path)
+    assert json.loads(path.read_text(encoding="utf-8"))["deals"] == []
+    with pytest.raises(ValueError, match="under other rules; leave out --rules to take it up"):
+        PlaySession.open("classic", None, None, path)
+    with pytest.raises(ValueError, match="against random, easy, random bots; leave out --bots to take it up"):
+        PlaySession.open(None, ["hard"] * 3, None, path)
+    again = PlaySession.open("wikipedia", ["random", "easy", "random"], None, path)  # the same ones: taken up
+    assert again.match.rules == Rules.preset("wikipedia") and again.levels == ["random", "easy", "random"]
+    assert again.match.pending_hands == first.match.pending_hands
+    assert again.notice == f"Taken up from {path} (no deal played yet)."
 
 
 def _play_to_the_next_deal(path: Path, seed: int = 11) -> PlaySession:

@@ -74,8 +74,14 @@ def find_table(text: str, server: str | None = None) -> TableAddress:
     if "://" not in text:
         if server is None:
             raise ClientError(f"{text!r} is a code without a server: give the whole invite link, or --server URL")
-        return TableAddress(_base(server), _code(text))
-    parts = urlsplit(text)
+        try:
+            return TableAddress(_base(server), _code(text))
+        except ValueError as e:  # urllib's own refusal ("Invalid IPv6 URL"): a bad address, said in one line
+            raise ClientError(f"{server!r} is not a server address (http://host:port): {e}") from None
+    try:
+        parts = urlsplit(text)
+    except ValueError as e:
+        raise ClientError(f"{text!r} is not a table's link: {e}") from None
     path = parts.path.rstrip("/").split("/")
     if len(path) < 2 or path[-2] != "t":
         raise ClientError(f"{text!r} is not a table's link: it should end in /t/CODE")
@@ -87,7 +93,11 @@ def find_table(text: str, server: str | None = None) -> TableAddress:
         with contextlib.suppress(ValueError, TypeError):
             seat = int((fragment.get("seat") or [""])[0])
     prefix = "/".join(path[:-2])
-    return TableAddress(_base(f"{parts.scheme}://{parts.netloc}{prefix}"), _code(path[-1]), seat, token)
+    try:
+        base = _base(f"{parts.scheme}://{parts.netloc}{prefix}")
+    except ValueError as e:
+        raise ClientError(f"{text!r} is not a table's link: {e}") from None
+    return TableAddress(base, _code(path[-1]), seat, token)
 
 
 def _base(server: str) -> str:

@@ -21,13 +21,14 @@ def play_terminal(
 ) -> None:
     """Play a match at seat 0 against three bots; with ``save``, the record is rewritten after every action."""
     require_textual()
+    from ..cli import printable
     from .play_app import PlayApp
     from .session import PlaySession
 
     try:  # the options first (their errors say more), then the terminal, and only then the save file
         session = PlaySession.open(rules, bots, seed, save, write=False)
     except ValueError as e:
-        print(f"opentrix: {e}", file=sys.stderr)
+        print(printable(f"opentrix: {e}", sys.stderr), file=sys.stderr)
         raise SystemExit(2) from None
     require_terminal("play --terminal")
     session.save()
@@ -39,19 +40,22 @@ def play_terminal(
     session = ended
     done = sum(1 for d in session.match.deals if d.scores is not None and d.thrown_in is None)
     state = "match over" if session.match.is_over else f"{done} deal{'' if done == 1 else 's'} finished"
+    # a file name the terminal's encoding cannot write (``--save ü.json`` under PYTHONIOENCODING=ascii)
+    # is escaped, as ``opentrix verify`` writes it, not a traceback after the match
     print(f"seed {session.seed}: {state}, totals {session.match.totals} (you, right, across, left)")
     if save is None:
         if not session.match.is_over:
             print("not saved: play with --save FILE to keep a match and take it up later")
     else:
         if session.save_error:
-            print(f"opentrix: {session.save_error}; the match was not saved", file=sys.stderr)
+            said = f"opentrix: {session.save_error}; the match was not saved"
+            print(printable(said, sys.stderr), file=sys.stderr)
             raise SystemExit(1)
         else:
             if session.match.deals:
-                print(f"saved to {save}; check it with: opentrix verify {save}")
+                print(printable(f"saved to {save}; check it with: opentrix verify {save}"))
             if not session.match.is_over:  # even before a contract: the hand seen is kept in the file
-                print(f"take it up with: opentrix play --terminal --save {save}")
+                print(printable(f"take it up with: opentrix play --terminal --save {save}"))
 
 
 def require_textual() -> None:

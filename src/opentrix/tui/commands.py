@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import shlex
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -88,8 +90,8 @@ def join(
     if bot is not None:
         join_with_bot(link, server, bot, name, seat)
         return
+    _require_join_packages()
     require_textual()
-    _require_websockets("play")
     from ..client import ClientError, find_table, table_facts, take_seat
     from .glyphs import Glyphs, ascii_wanted
     from .remote import RemoteApp, RemoteSession
@@ -127,12 +129,35 @@ def join(
         fail(app.failed)
     session = app.remote  # after a rematch, the table left is the rematch's
     where = session.where
-    if session.token and session.state.seat is None and session.state.epoch is not None:
-        forget_seat(where)  # the table no longer knows the token: the next join takes a new seat
     if session.watching and not session.token:
         typer.echo(f"left table {where.code}; watch again with: opentrix join {where.page} --watch")
         return
+    if session.token and session.state.seat is None and session.state.epoch is not None:
+        forget_seat(where)  # the table no longer knows the token: the next join takes a new seat
+        # so "back with: opentrix join LINK" would be refused (no --name): say what will work
+        watching = f"watch with: opentrix join {where.page} --watch"
+        if session.state.in_lobby:  # a new seat is taken in the lobby only
+            who = name or (taken.name if taken is not None else "")  # the name typed, not the table's "Omar (2)"
+            again = f"opentrix join {where.page} --name {shlex.quote(who) if who else 'NAME'}"
+            typer.echo(f"left table {where.code}; your seat was freed: sit down again with: {again}, or {watching}")
+        else:
+            typer.echo(f"left table {where.code}; your seat was freed: {watching}")
+        return
     typer.echo(f"left table {where.code}; back with: opentrix join {where.page}")
+
+
+def _require_join_packages() -> None:
+    """Both packages the terminal's join needs, named at once with the one extra that brings them both
+    (naming Textual's own extra first sent people round twice)."""
+    missing = []
+    for name, module in (("Textual", "textual"), ("the websockets package", "websockets")):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        typer.echo(f"opentrix join: needs {' and '.join(missing)}: pip install 'opentrix[play]'", err=True)
+        raise typer.Exit(1)
 
 
 def _require_websockets(extra: str) -> None:

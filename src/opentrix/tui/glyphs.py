@@ -20,12 +20,37 @@ def hand_order(cards: Iterable[int]) -> list[int]:
 
 
 def ascii_wanted(stream: object = None) -> bool:
-    """True when suit symbols would turn into garbage: OPENTRIX_ASCII is set or the encoding is not UTF-8."""
+    """True when suit symbols would turn into garbage: OPENTRIX_ASCII is set, or the terminal's encoding
+    is not UTF-8.
+
+    The stream's encoding alone does not say: in the C or POSIX locale (``LC_ALL=C``) Python turns on
+    its UTF-8 mode and writes UTF-8 to a terminal that said it takes ASCII. Then the locale is asked,
+    as other terminal programs ask it (tmux, mosh): the first of ``LC_ALL``, ``LC_CTYPE`` and ``LANG``
+    that is set must name UTF-8. An encoding chosen for Python's streams (``PYTHONIOENCODING``) is
+    taken at its word.
+    """
     if os.environ.get("OPENTRIX_ASCII", "").strip() not in ("", "0"):
         return True
     stream = sys.stdout if stream is None else stream
     encoding = getattr(stream, "encoding", None) or ""
-    return "utf" not in encoding.lower().replace("-", "")
+    if not _names_utf8(encoding):
+        return True
+    if sys.flags.utf8_mode and not os.environ.get("PYTHONIOENCODING") and os.name == "posix":
+        return not _names_utf8(locale_name())
+    return False
+
+
+def locale_name() -> str:
+    """The locale that decides the terminal's encoding, as the C library reads the environment (``C``
+    when none of the variables is set)."""
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        if os.environ.get(var):
+            return os.environ[var]
+    return "C"
+
+
+def _names_utf8(name: str) -> bool:
+    return "utf8" in name.lower().replace("-", "").replace("_", "")
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
+from textual.scrollbar import ScrollBarRender
 from textual.widgets import Footer, Static
 
 from .. import actions as A
@@ -51,20 +52,13 @@ ENTER_GRACE = 0.6
 MIN_SIZE = (60, 20)  # columns, rows: below this the table cannot be drawn whole
 MAX_TYPED = 40  # keys: the longest answer ("double kh qs qh qd qc", 20 keys) fits with room to spare
 NARROW = 80  # below this width the score panel cannot fit beside the table; Tab still shows the sheet
-CSS = """
-Screen { layout: vertical; }
-#header { height: auto; max-height: 2; }  /* doubled cards may need a second line */
-#status { height: 1; color: $text-muted; }
-#main { height: 13; padding: 1 0; }  /* PlayApp.fit() gives up the padding, then the footer, if short */
-#table { width: 51; height: 11; }
-#scores { width: 1fr; height: 11; border-left: solid $panel-lighten-2; padding-left: 1; }
-.-narrow #scores { display: none; }
-.-ascii #scores { border-left: ascii $panel-lighten-2; }
+TABLE_ROWS = 11  # render.table's rows; PlayApp.fit() leaves out blank ones when the screen is short
+HEADER_ROWS = 3  # the most the header wraps to (four doubled cards, and who declined to double)
+# The order in which the table's blank rows give way (only rows blank at the moment): the one under the
+# top seat, the last trick's, the top card's and the bottom card's, then the middle.
+BLANK_ROWS_FIRST = (2, 8, 3, 7, 5, 1, 6, 4, 0, 9, 10)
+SHEET_CSS = """
 .-ascii #sheet { border: ascii $panel-lighten-2; }
-#hand { height: 1; }
-#prompt { height: auto; min-height: 2; }  /* PlayApp.fit() sets the heights of these two */
-#message { height: auto; min-height: 1; }  /* not 1fr: what you type stays next to the question */
-#entry { height: 1; }
 TextSheet { align: center middle; }
 RulesSheet #sheet, ChatSheet #sheet { width: 100%; max-width: 78; }
 #sheet {
@@ -72,6 +66,39 @@ RulesSheet #sheet, ChatSheet #sheet { width: 100%; max-width: 78; }
     scrollbar-size-vertical: 1;
 }
 """
+CSS = (
+    """
+Screen { layout: vertical; }
+#header { height: auto; max-height: 3; }  /* doubled cards, and who declined, may need more lines */
+#status { height: 1; color: $text-muted; }
+#main { height: 13; padding: 1 0; }  /* PlayApp.fit() gives up the padding, then the footer, if short */
+#table { width: 51; height: 11; }
+#scores { width: 1fr; height: 11; border-left: solid $panel-lighten-2; padding-left: 1; }
+.-narrow #scores { display: none; }
+.-ascii #scores { border-left: ascii $panel-lighten-2; }
+#hand { height: 1; }
+#prompt { height: auto; min-height: 2; }  /* PlayApp.fit() sets the heights of these two */
+#message { height: auto; min-height: 1; }  /* not 1fr: what you type stays next to the question */
+#entry { height: 1; }
+"""
+    + SHEET_CSS
+)
+
+
+def too_small(size: tuple[int, int], header: Text) -> Text:
+    """The top row: ``header``, or below ``MIN_SIZE`` a notice that the screen cannot be drawn whole."""
+    width, height = size
+    if 0 < width < MIN_SIZE[0] or 0 < height < MIN_SIZE[1]:  # said at the top, the one row sure to show
+        return Text(f"Too small ({width}×{height}): needs {MIN_SIZE[0]}×{MIN_SIZE[1]}", style="bold")
+    return header
+
+
+class AsciiScrollBarRender(ScrollBarRender):
+    """A scroll bar drawn with spaces only: Textual draws the ends of its thumb with block signs (▆ ▃),
+    which an ASCII terminal shows as garbage."""
+
+    VERTICAL_BARS: ClassVar[list[str]] = [" "] * 8
+    HORIZONTAL_BARS: ClassVar[list[str]] = [" "] * 8
 
 
 class TextSheet(ModalScreen[None]):
@@ -90,7 +117,12 @@ class TextSheet(ModalScreen[None]):
             yield Static(self.body)
 
     def on_mount(self) -> None:
-        self.query_one("#sheet", VerticalScroll).focus()
+        sheet = self.query_one("#sheet", VerticalScroll)
+        app = self.app
+        if isinstance(app, TrixApp) and app.g.ascii:
+            sheet.vertical_scrollbar.renderer = AsciiScrollBarRender  # type: ignore[misc]
+            sheet.horizontal_scrollbar.renderer = AsciiScrollBarRender  # type: ignore[misc]
+        sheet.focus()
 
 
 class ScoreSheet(TextSheet):
@@ -162,6 +194,7 @@ class PlayApp(TrixApp):
         self.hints_given = 0
         self.names = [session.name(s) for s in range(4)]
         self.save_error_told: str | None = None
+        self.save_error_said: Text | None = None  # the message that says it, while the message area shows it
 
     # -- layout ------------------------------------------------------------------------------------------
 
@@ -204,66 +237,101 @@ class PlayApp(TrixApp):
         if key != self.decision_key:
             self.decision_key = key
             self.cursor = 0
-        header = render.header(v, self.session.header_names(), self.g)
-        width, height = self.size
-        if 0 < width < MIN_SIZE[0] or 0 < height < MIN_SIZE[1]:  # said at the top, the one row sure to show
-            header = Text(f"Too small ({width}×{height}): needs {MIN_SIZE[0]}×{MIN_SIZE[1]}", style="bold")
-        self.put("#header", header)
-        self.put("#status", self.status_line())
-        self.put("#table", render.table(v, self.g, self.names))
-        self.put("#scores", render.scores(v, self.session.short_names(), max_rows=8))
-        selected = self.selected_action(v)
-        legal = [a for a in v.legal_actions if A.is_card(a)] if v.phase == Phase.PLAY else []
-        playing = v.phase == Phase.PLAY and v.to_act
-        hand = render.hand_bar(int(v.hand or 0), self.g, legal, selected if selected in legal else None, playing)
-        self.put("#hand", Text("Hand ", style="dim") + hand)
-        if self.session.save_error != self.save_error_told:
+        if self.session.save_error != self.save_error_told:  # (before the status line, which points at it)
             self.save_error_told = self.session.save_error
             if self.save_error_told:  # said where it wraps: the path and the reason must both show
                 said = self.save_error_told[:1].upper() + self.save_error_told[1:]  # the path keeps its case
                 self.say(f"{said}. Play goes on; every move tries again.", "bold")
+                self.save_error_said = self.message
+        header = too_small(self.size, render.header(v, self.session.header_names(), self.g))
+        self.put("#header", header)
+        self.put("#status", self.status_line())
+        self.put("#hand", self.hand_row(v))
         self.put("#message", self.message)
         entry = Text("> ", style="dim") + Text(self.typed, style="bold") + Text("▏" if not self.g.ascii else "_")
         self.put("#entry", entry)
-        self.fit(header, lambda width, compact: self.prompt(v, width, compact))
+        self.fit(
+            header,
+            lambda width, compact: self.prompt(v, width, compact),
+            render.table(v, self.g, self.names),
+            lambda deals: render.scores(v, self.session.short_names(), max_rows=deals),
+        )
+
+    def hand_row(self, v: View) -> Text:
+        """Your hand, the selected card in brackets."""
+        selected = self.selected_action(v)
+        legal = [a for a in v.legal_actions if A.is_card(a)] if v.phase == Phase.PLAY else []
+        playing = v.phase == Phase.PLAY and v.to_act
+        hand = render.hand_bar(int(v.hand or 0), self.g, legal, selected if selected in legal else None, playing)
+        return Text("Hand ", style="dim") + hand
 
     def rows(self, text: Text, width: int) -> int:
         """How many rows ``text`` takes on screen at ``width`` columns."""
         return len(self.g.plain(text).wrap(self.console, width)) if text.plain else 0
 
-    def fit(self, header: Text, prompt_at: Callable[[int, bool], Text]) -> None:
-        """Draw the prompt (``prompt_at(width, compact)``), and keep it, the message and what you type
-        on screen when rows run short.
+    def fit(
+        self,
+        header: Text,
+        prompt_at: Callable[[int, bool], Text],
+        table: Text | None = None,
+        scores_at: Callable[[int], Text] | None = None,
+    ) -> None:
+        """Draw the prompt (``prompt_at(width, compact)``), the table and the score panel
+        (``scores_at(deal_rows)``), and keep the prompt, the message and what you type on screen when
+        rows run short.
 
         A long question (sixteen doubling answers) or a short terminal would otherwise push them below
         the bottom edge, where refusals go unseen: the blank rows around the table go first, then the
         footer of key names (the same keys are listed in docs/terminal.md), then the question's options
-        are packed closer under a shorter head; last, the prompt and the message are cut, never the line
-        you type on.
+        are packed closer under a shorter head, then the table's own blank rows (nothing is drawn on
+        them at the moment: no trick before play) and the header's third line; last, the prompt and the
+        message are cut, never the line you type on.
         """
         width, height = self.size
+        lines = list(table.split("\n", allow_blank=True)) if table is not None else []
         if width <= 0 or height <= 0:
             self.put("#prompt", prompt_at(width or 80, False))
+            self.put_main(lines, set(), scores_at)
             return
+        header_rows = min(HEADER_ROWS, self.rows(header, width))
         # header, status, table, hand and the typed line; the prompt, the message and spare rows share the rest
-        room = height - (min(2, self.rows(header, width)) + 1 + 11 + 1 + 1)
+        room = height - (header_rows + 1 + TABLE_ROWS + 1 + 1)
         message_rows = max(1, self.rows(self.message, width))
         prompt = prompt_at(width, False)
         if max(2, self.rows(prompt, width)) + message_rows > room:
             prompt = prompt_at(width, True)
         prompt_rows = max(2, self.rows(prompt, width))
+        short = prompt_rows + message_rows - room
+        blank = [i for i in BLANK_ROWS_FIRST if i < len(lines) and not lines[i].plain.strip()]
+        dropped = set(blank[: max(0, short)])
+        room += len(dropped)
+        if prompt_rows + message_rows > room and header_rows > 2:
+            room += header_rows - 2
+            header_rows = 2
         message_rows = min(message_rows, max(1, room - prompt_rows))
         prompt_rows = min(prompt_rows, max(1, room - message_rows))
+        self.query_one("#header").styles.height = header_rows
         self.put("#prompt", prompt)
         self.query_one("#prompt").styles.height = prompt_rows
         self.query_one("#message").styles.height = message_rows
+        table_rows = self.put_main(lines, dropped, scores_at)
         spare = room - prompt_rows - message_rows
         pad = 1 if spare >= 3 else 0
         main = self.query_one("#main")
-        if main.styles.padding.top != pad:
-            main.styles.height = 11 + 2 * pad
-            main.styles.padding = (pad, 0)
+        main.styles.height = table_rows + 2 * pad  # (a style set to what it is already changes nothing)
+        main.styles.padding = (pad, 0)
         self.query_one(Footer).display = spare - 2 * pad >= 1
+
+    def put_main(self, lines: list[Text], dropped: set[int], scores_at: Callable[[int], Text] | None) -> int:
+        """The table's ``lines`` but the ``dropped`` ones, and the score panel as tall; the rows they take."""
+        rows = TABLE_ROWS - len(dropped)
+        if lines:
+            self.put("#table", Text("\n").join(line for i, line in enumerate(lines) if i not in dropped))
+        if scores_at is not None:  # its head and the totals (the team totals too) around the deals
+            self.put("#scores", scores_at(rows - 3))
+        for widget in ("#table", "#scores"):
+            self.query_one(widget).styles.height = rows
+        return rows
 
     def put(self, widget: str, text: Text) -> None:
         self.query_one(widget, Static).update(self.g.plain(text))
@@ -271,8 +339,8 @@ class PlayApp(TrixApp):
     def status_line(self) -> Text:
         s = self.session
         t = Text(f"seed {s.seed} · pause {self.pause:g}s")
-        if s.save_error:
-            t.append(" · NOT SAVED (below)", style="bold")
+        if s.save_error:  # "(below)" while the message area says why, not after a later message replaced it
+            t.append(" · NOT SAVED" + (" (below)" if self.message is self.save_error_said else ""), style="bold")
         elif s.save_path is not None:
             t.append(f" · saving to {s.save_path.name}")
         if self.last_event:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
@@ -38,7 +39,7 @@ from ..deal import Phase
 from ..view import View
 from . import render
 from .glyphs import Glyphs
-from .play_app import ChatSheet, PlayApp, TextSheet
+from .play_app import ChatSheet, PlayApp, TextSheet, too_small
 from .seats import keep_seat
 from .session import SEAT_NAMES, SHORT_NAMES, describe_action, in_your_words, phrase
 
@@ -85,8 +86,8 @@ class RemoteSession:
     def _human(self, seat: int) -> str | None:
         seats = self.state.info.get("seats") or []
         if seat < len(seats) and seats[seat].get("kind") == "human":
-            name = str(seats[seat].get("name") or "Player")
-            return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+            name = str(seats[seat].get("name") or "Player")  # cut by its width on screen: 山田 takes four cells
+            return name if cell_len(name) <= NAME_WIDTH else render.cells(name, NAME_WIDTH - 1) + "…"
         return None
 
     def _where(self, seat: int, short: bool = False) -> str:
@@ -111,7 +112,16 @@ class RemoteSession:
         return ["You" if s == self.state.seat else self._human(s) or self._where(s) for s in range(4)]
 
     def short_names(self) -> Sequence[str]:
-        return ["You" if s == self.state.seat else (self._human(s) or self._where(s, short=True))[:4] for s in range(4)]
+        """The score table's column heads, told apart by their seat where four letters do not (two Mohammeds)."""
+        names = [self.full_name(s) if s != self.state.seat else "You" for s in range(4)]
+        return render.short_heads([n if n is not None else self._where(s, short=True) for s, n in enumerate(names)])
+
+    def full_name(self, seat: int) -> str | None:
+        """A friend's name as the table has it (uncut: two long names may differ only at the end), or None."""
+        seats = self.state.info.get("seats") or []
+        if seat < len(seats) and seats[seat].get("kind") == "human":
+            return str(seats[seat].get("name") or "Player")
+        return None
 
     def progress(self) -> tuple[int, ...]:
         v = self.state.view
@@ -156,6 +166,14 @@ class RemoteApp(PlayApp):
         self.muted: set[tuple[int, str]] = set()
         self.sending: set[asyncio.Task[None]] = set()
         self.send_lock = asyncio.Lock()
+        # the point of the match a message was about ("Ready for the next deal…"): it goes once the
+        # table has moved on from there (the next deal dealt, the match begun); None: it stays
+        self.message_for: tuple[int, ...] | None = None
+
+    def say(self, text: str | Text, style: str = "", until_turn: bool = False, until_change: bool = False) -> None:
+        """``until_change``: the message is about this point of the match, and goes when the table moves on."""
+        super().say(text, style, until_turn)
+        self.message_for = self.remote.progress() if until_change else None
 
     # -- the connection --------------------------------------------------------------------------------
 
@@ -252,8 +270,10 @@ class RemoteApp(PlayApp):
             self.rematch_told(message)
         elif kind == "unseated" and s.seat is None:
             self.refresh_bindings()
-            self.say("The host freed your seat: you are watching. opentrix join again takes a new seat.", "bold")
+            self.say("The host freed your seat: you are watching; opentrix join with --name takes a new one.", "bold")
         if kind in ("update", "welcome", "catchup"):
+            if self.message_for is not None and self.remote.progress() != self.message_for:
+                self.say("")  # "Ready for the next deal…" in the next deal, "once the match has begun" once it has
             self.step()
         else:
             self.refresh_table()
@@ -313,7 +333,7 @@ class RemoteApp(PlayApp):
                 self.say("Spectators read the chat; take a seat to write in it (/mute NAME hides a player's).")
             elif text:
                 self.remote.outbox.append({"type": "chat", "text": text.removeprefix("/")})
-                self.flush()
+                self.flush("the message")
         elif event.key == "escape":
             self.chat_text = None
         elif event.key == "backspace":
@@ -403,25 +423,29 @@ class RemoteApp(PlayApp):
             return f"{self.remote.name(seat)} has answered"
         return describe_action(seat, A.parse(shown), self.g, self.remote.header_names())
 
-    def flush(self) -> None:
-        """Send what the session was asked to send, or say that the line is down and nothing went."""
+    def flush(self, what: str = "the move") -> bool:
+        """Send what the session was asked to send; False when the line is down and nothing went, which
+        the screen then says (``what`` names it), so the caller does not go on as if it had."""
         link = self.remote.link
         out, self.remote.outbox = self.remote.outbox, []
         if not out:
-            return
+            return True
         if link is None or not link.connected.is_set():
-            self.say("Not connected: the move was not sent. Trying to reconnect…", "bold")
+            self.say(f"Not connected: {what} was not sent. Trying to reconnect…", "bold")
             self.refresh_table()
-            return
+            return False
         task = asyncio.get_running_loop().create_task(self.send_in_order(link, out))
         self.sending.add(task)  # kept until done: a task nobody holds may be collected mid-send
         task.add_done_callback(self.sending.discard)
+        return True
 
     async def send_in_order(self, link: TableLink, out: list[dict[str, Any]]) -> None:
         async with self.send_lock:
             for message in out:
                 if not await link.send(message):
                     self.answered = None
+                    if message.get("type") == "act":  # the status line must not say it was played
+                        self.last_event = ""
                     self.say("The line dropped: that was not sent. Trying to reconnect…", "bold")
                     self.refresh_table()
                     return
@@ -476,7 +500,8 @@ class RemoteApp(PlayApp):
         if self.away:  # a move of your own is your seat taken back first
             self.remote.outbox.append({"type": "back"})
         self.remote.play(action)
-        self.flush()
+        if not self.flush():
+            return  # not sent, and said so: nothing was played
         self.say("")
         self.enter_hurried = False
         self.last_event = describe_action(self.remote.seat, action, self.g, self.remote.header_names())
@@ -489,7 +514,7 @@ class RemoteApp(PlayApp):
             if s.host:
                 self.start_the_match()
             else:
-                self.say("The host starts the match; the table begins for everyone then.")
+                self.say("The host starts the match; the table begins for everyone then.", until_change=True)
                 self.refresh_table()
             return
         v = s.view
@@ -497,8 +522,13 @@ class RemoteApp(PlayApp):
             return
         if self.away and not self.typed:
             self.remote.outbox.append({"type": "back"})
-            self.flush()
-            self.say("Your seat is yours again.")
+            if self.flush("the request for your seat back"):
+                self.say("Your seat is yours again.")
+                self.refresh_table()
+            return
+        if self.typed and self.remote.watching:
+            text, self.typed = self.typed, ""
+            self.say(f"'{text}': you are watching; spectators do not play.")
             self.refresh_table()
             return
         if self.typed or v.to_act:
@@ -510,14 +540,14 @@ class RemoteApp(PlayApp):
             self.go_to_rematch()
         elif v.match_over:
             self.remote.outbox.append({"type": "rematch"})
-            self.flush()
-            self.say("Asking for a rematch…", "dim")
-            self.refresh_table()
+            if self.flush("the request for a rematch"):
+                self.say("Asking for a rematch…", "dim")
+                self.refresh_table()
         elif v.phase == Phase.DEAL_OVER and not self.remote.watching:
             self.remote.next_deal()
-            self.flush()
-            self.say("Ready for the next deal: it starts when everyone is.", "dim")
-            self.refresh_table()
+            if self.flush("'ready for the next deal'"):
+                self.say("Ready for the next deal: it starts when everyone is.", "dim", until_change=True)
+                self.refresh_table()
 
     @work(exclusive=True, group="start")
     async def start_the_match(self) -> None:
@@ -533,10 +563,10 @@ class RemoteApp(PlayApp):
             super().action_move(delta)
 
     def not_begun(self, why: str) -> bool:
-        """Before the match there is no view to draw a sheet from: say ``why`` instead."""
+        """Before the match there is no view to draw a sheet from: say ``why`` instead (until it begins)."""
         if self.remote.state.view is not None:
             return False
-        self.say(why)
+        self.say(why, until_change=True)
         self.refresh_table()
         return True
 
@@ -558,14 +588,19 @@ class RemoteApp(PlayApp):
             return
         self.remote.state.hint = None
         self.remote.outbox.append({"type": "hint"})
-        self.flush()
-        self.say("Asking the table for a hint…", "dim")
-        self.refresh_table()
+        if self.flush("the request for a hint"):
+            self.say("Asking the table for a hint…", "dim")
+            self.refresh_table()
 
     def action_hurry(self) -> None:
         pass  # the server keeps the pace
 
     # -- drawing ---------------------------------------------------------------------------------------
+
+    def hand_row(self, v: View) -> Text:
+        if self.remote.watching:  # no hand of one's own, not an empty one
+            return Text("Watching: the players' hands are hidden from spectators", style="dim")
+        return super().hand_row(v)
 
     def refresh_table(self) -> None:
         s = self.remote.state
@@ -573,7 +608,7 @@ class RemoteApp(PlayApp):
             super().refresh_table()
             self.put_chat_line()
             return
-        header = Text(f"opentrix · table {self.remote.where.code}", style="bold")
+        header = too_small(self.size, Text(f"opentrix · table {self.remote.where.code}", style="bold"))
         self.put("#header", header)
         self.put("#status", self.status_line())
         self.put("#table", self.lobby_text())

@@ -22,6 +22,7 @@ from .glyphs import Glyphs, hand_order
 
 TABLE_WIDTH = 51
 SCORE_WIDTH = 27
+HEAD_WIDTH = 4  # cells: a score column's head
 ABBREVIATIONS = {
     Contract.KING_OF_HEARTS: "KoH",
     Contract.QUEENS: "Qns",
@@ -208,17 +209,34 @@ def relative(seat: int, bottom: int) -> int:
     return (seat - bottom) % 4
 
 
-def seat_status(v: View, seat: int, g: Glyphs) -> Text:
-    """Short, to fit beside the trick: tricks and penalty cards taken, or Trix cards left and place."""
+def seat_status(v: View, seat: int, g: Glyphs, room: int | None = None) -> Text:
+    """Short, to fit beside the trick: tricks and penalty cards taken, or Trix cards left and place.
+
+    With ``room``, a status wider than that is written shorter rather than cut, so that every penalty
+    fact still shows: ``tr`` for tricks, then the queens by their suits (``Q♠♥♦``)."""
+    pieces = seat_status_pieces(v, seat, g)
+    whole = Text(" ").join(pieces)
+    if room is None or g.plain(whole).cell_len <= room:
+        return whole
+    short = seat_status_pieces(v, seat, g, short=1)
+    shorter = Text(" ").join(short)
+    if g.plain(shorter).cell_len <= room:
+        return shorter
+    return Text(" ").join(seat_status_pieces(v, seat, g, short=2))
+
+
+def seat_status_pieces(v: View, seat: int, g: Glyphs, short: int = 0) -> list[Text]:
+    """``seat_status`` in the pieces a line may break between: the tricks, each penalty card, the
+    diamonds' count. ``short`` 1 writes ``3 tr``, 2 also joins the queens into one piece (``Q♠♥♦``)."""
     if v.contract is Contract.TRIX:
         if seat in v.out:
-            return Text(f"out {ORDINALS[v.out.index(seat)]}", style="bold")
+            return [Text(f"out {ORDINALS[v.out.index(seat)]}", style="bold")]
         n = v.hand_sizes[seat]
-        return Text(f"{n} card" + ("" if n == 1 else "s"))
+        return [Text(f"{n} card" + ("" if n == 1 else "s"))]
     if v.contract is None:
-        return Text(f"{v.hand_sizes[seat]} cards")
+        return [Text(f"{v.hand_sizes[seat]} cards")]
     n = v.tricks_taken[seat]
-    t = Text(f"{n} trick" + ("" if n == 1 else "s"))
+    pieces = [Text(f"{n} tr" if short else f"{n} trick" + ("" if n == 1 else "s"))]
     bad = int(v.taken[seat]) & PENALTY_CARDS.get(v.contract, 0)
     diamonds = bad & SUIT_MASKS[2]
     if v.contract is Contract.QUEENS:
@@ -227,15 +245,21 @@ def seat_status(v: View, seat: int, g: Glyphs) -> Text:
         shown = 0
     else:  # King of Hearts, Complex: K♥ and the queens by name (Q♦ too), the diamonds counted as well
         shown = bad & ~diamonds | (bad & QUEENS)
-    if shown:
-        t.append(" ")
-        t.append_text(cards_line(cards_of(shown), g))
+    queens = hand_order(cards_of(shown & QUEENS))
+    if short >= 2 and len(queens) > 1:  # K♥ by name, the queens as one piece, by their suits: Q♠♥♦
+        pieces += [card(c, g) for c in hand_order(cards_of(shown & ~QUEENS))]
+        joined = Text("Q")
+        for q in queens:
+            joined.append(g.suit(q // 13), style=suit_style(q // 13, g))
+        pieces.append(joined)
+    else:
+        pieces += [card(c, g) for c in hand_order(cards_of(shown))]
     counted = diamonds if v.contract is not Contract.QUEENS else 0
     if counted:  # every diamond taken, Q♦ included: "♦×4" (four diamonds, not the four of diamonds)
-        t.append(" ")
-        t.append(g.suit(2), style=suit_style(2, g))
+        t = Text(g.suit(2), style=suit_style(2, g))
         t.append(f"{'x' if g.ascii else '×'}{counted.bit_count()}")
-    return t
+        pieces.append(t)
+    return pieces
 
 
 def title_marks(v: View, seat: int) -> Text:
@@ -339,7 +363,10 @@ def side_seats(c: Canvas, v: View, g: Glyphs, names: Sequence[str], seats: tuple
         title = wrap_pieces([g.plain(p) for p in title_pieces(v, seat, names, g)], rows.title_rooms, g)
         first = rows.title_row - (len(title) - 1 if rows.title_upwards else 0)
         status_row = max(rows.status_row, first + len(title)) if not rows.title_upwards else rows.status_row
-        status = wrap_pieces([g.plain(seat_status(v, seat, g))], rows.status_rooms, g)
+        pieces = seat_status_pieces(v, seat, g)  # a long one (Complex) goes on over the next row
+        if len(rows.status_rooms) == 1:  # no next row: written shorter, so that nothing is cut
+            pieces = [seat_status(v, seat, g, room=rows.status_rooms[0])]
+        status = wrap_pieces([g.plain(p) for p in pieces], rows.status_rooms, g)
         placed = [(first + i, line) for i, line in enumerate(title)]
         placed += [(status_row + i, line) for i, line in enumerate(status)]
         for row, line in placed:
@@ -415,7 +442,10 @@ def scores(v: View, short: Sequence[str], max_rows: int = 20, first_deal: int = 
     At most ``max_rows`` rows of deals: with more deals, the first row says how many earlier ones the
     remaining rows leave out.
     """
-    out = Text(f"{'#':>2} {'deal':<4}" + "".join(f"{n[:4]:>5}" for n in short) + "\n", style="bold")
+    heads = [cells(n, HEAD_WIDTH) for n in short]
+    out = Text(f"{'#':>2} {'deal':<4}" + "".join(" " * (5 - cell_len(h)) + h for h in heads) + "\n", style="bold")
+    teams = team_lines(v, heads)
+    max_rows -= len(teams) - 1 if teams else 0  # a team line too wide for the panel takes a deal's row
     rows = list(enumerate(v.history, start=first_deal))
     if len(rows) > max_rows:
         hidden = len(rows) - (max_rows - 1)
@@ -424,16 +454,38 @@ def scores(v: View, short: Sequence[str], max_rows: int = 20, first_deal: int = 
     for n, d in rows:
         line = f"{n:>2} {ABBREVIATIONS[d.contract]:<4}"
         if d.thrown_in is not None:
-            line += f" thrown in by {short[d.thrown_in]}"
+            line += f" thrown in by {heads[d.thrown_in]}"
         else:
             line += "".join(f" {s:>4}" for s in d.scores)  # a space even before -1000
-        out.append(line[:SCORE_WIDTH] + "\n")
+        out.append(cells(line, SCORE_WIDTH) + "\n")
     if not v.history:
         out.append("   no deal finished yet\n", style="dim")
     out.append("Total  " + "".join(f" {s:>4}" for s in v.totals), style="bold")
-    if v.rules.partnership:
-        t = v.totals
-        out.append(f"\nTeams {short[0]}+{short[2]} {t[0] + t[2]}, {short[1]}+{short[3]} {t[1] + t[3]}")
+    for line in teams:
+        out.append("\n" + line)
+    return out
+
+
+def team_lines(v: View, heads: Sequence[str]) -> list[str]:
+    """The team totals in partnership play: one line when it fits the panel, else one per team (none
+    cut: the panel is ``SCORE_WIDTH`` cells wide, two teams of four-letter heads and their totals are not)."""
+    if not v.rules.partnership:
+        return []
+    t = v.totals
+    first, second = f"{heads[0]}+{heads[2]} {t[0] + t[2]}", f"{heads[1]}+{heads[3]} {t[1] + t[3]}"
+    one = f"Teams {first}, {second}"
+    return [one] if cell_len(one) <= SCORE_WIDTH else [f"Teams {first}", f"      {second}"]
+
+
+def cells(text: str, width: int) -> str:
+    """The start of ``text`` that fits in ``width`` cells (a wide character, 山, takes two)."""
+    if cell_len(text) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > width:
+            break
+        out += ch
     return out
 
 
@@ -455,9 +507,21 @@ def result(winners: Sequence[int], totals: Sequence[int], partnership: bool, nam
 
 
 def short_names(names: Sequence[str]) -> list[str]:
-    """Four-letter column heads for the score table; with the seat number when names would not tell seats apart."""
-    heads = [n.split(" (")[0][:4] for n in names]
-    return heads if len(set(heads)) == len(heads) else [f"{h[:3]}{seat}" for seat, h in enumerate(heads)]
+    """Four-letter column heads for the score table (the name before a ``(…)``: seat, bot level)."""
+    return short_heads([n.split(" (")[0] for n in names])
+
+
+def short_heads(names: Sequence[str]) -> list[str]:
+    """The column heads of ``names``: each cut to four cells (two letters of a name in wide letters, 山田),
+    and those that the cut leaves alike with their seat number (``Moh1``, ``Moh2``)."""
+    heads = [cells(n, HEAD_WIDTH) for n in names]
+    folded = [h.casefold() for h in heads]
+    told = [
+        h if folded.count(h.casefold()) == 1 else f"{cells(h, HEAD_WIDTH - 1)}{seat}" for seat, h in enumerate(heads)
+    ]
+    if len({h.casefold() for h in told}) == len(told):
+        return told
+    return [f"{cells(h, HEAD_WIDTH - 1)}{seat}" for seat, h in enumerate(heads)]
 
 
 def header(v: View, names: Sequence[str], g: Glyphs, first_deal: int = 1) -> Text:

@@ -16,9 +16,11 @@ from ..view import view
 from . import render
 from .base import TrixApp
 from .glyphs import Glyphs
+from .play_app import SHEET_CSS, ScoreSheet, too_small
 from .replay import Replay
 
-CSS = """
+CSS = (
+    """
 Screen { layout: vertical; }
 #title { height: 1; }
 #header { height: auto; max-height: 2; }  /* doubled cards may need a second line */
@@ -31,6 +33,8 @@ Screen { layout: vertical; }
 #caption { height: auto; max-height: 2; }
 #error { height: auto; }
 """
+    + SHEET_CSS
+)
 
 
 class ReplayApp(TrixApp):
@@ -47,6 +51,7 @@ class ReplayApp(TrixApp):
         Binding("pageup,up,k,left_square_bracket,leftsquarebracket", "deal(-1)", "previous deal"),
         Binding("home,g", "jump(0)", "start", show=False),
         Binding("end,G", "jump(-1)", "end", show=False),
+        Binding("tab", "scores", "scores", priority=True),
         Binding("q,escape,ctrl+q", "quit", "quit"),
         Binding("ctrl+c", "quit", "quit", show=False, priority=True),
     ]
@@ -91,7 +96,7 @@ class ReplayApp(TrixApp):
         n_deals = len(self.replay.record.deals)
         title = Text(f"{self.record_name} · ", style="dim")
         title.append(f"deal {st.deal} of 0–{n_deals - 1} · step {self.index + 1}/{len(steps)}", style="bold")
-        self.put("#title", title)
+        self.put("#title", too_small(self.size, title))
         header = render.header(v, self.replay.names, self.g, first_deal=0)
         self.put("#header", header)
         self.put("#table", render.table_all_hands(v, hands, self.g, self.replay.names))
@@ -129,6 +134,15 @@ class ReplayApp(TrixApp):
 
     def put(self, widget: str, text: Text | str) -> None:
         self.query_one(widget, Static).update(self.g.plain(Text(text) if isinstance(text, str) else text))
+
+    def action_scores(self) -> None:
+        """The whole score sheet so far (Tab): below 80 columns the panel beside the table is left out."""
+        if type(self.screen) is ScoreSheet:
+            self.screen.dismiss()
+            return
+        v = view(self.replay.steps[self.index].match, None)
+        body = render.scores(v, self.short, max_rows=40, first_deal=0)
+        self.push_screen(ScoreSheet(self.g.plain(Text("Score sheet\n", style="bold") + body)))
 
     def action_step(self, delta: int) -> None:
         self.index = max(0, min(len(self.replay.steps) - 1, self.index + delta))

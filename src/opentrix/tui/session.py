@@ -272,6 +272,18 @@ def _bots_of(record: Record) -> Sequence[str]:
     return named if len(named) == 3 and all(p in bot_names() for p in named) else DEFAULT_BOTS
 
 
+def _same_table(save: Path, kept: Rules, record: Record, rules: str | None, bots: Sequence[str] | None) -> None:
+    """ValueError unless ``--rules`` and ``--bots``, where given, are the unfinished match's: its deals were
+    scored under its rules, and the record names one set of bots for the whole match."""
+    if rules is not None and Rules.preset(rules) != kept:
+        raise ValueError(f"{save} holds an unfinished match under other rules; leave out --rules to take it up")
+    if bots is not None and list(bots) != list(_bots_of(record)):
+        raise ValueError(
+            f"{save} holds an unfinished match against {', '.join(_bots_of(record))} bots; "
+            "leave out --bots to take it up"
+        )
+
+
 def hint_bot() -> Bot:
     """The strongest bot available, for hints."""
     for name in HINT_BOTS:
@@ -369,8 +381,12 @@ class PlaySession:
             if record.players and record.players[0] != "player":
                 raise ValueError(f"{save} holds a match not played in this terminal (you at seat 0); {again}") from None
             kept = kept_seed(data, seed, save)
+            if kept is not None:  # saved by this terminal as the match opened: its first hand was seen
+                _same_table(save, record.rules, record, rules, bots)
             chosen = Rules.preset(rules) if rules is not None else record.rules
             session = cls(chosen, bots or _bots_of(record), seed if seed is not None else kept, save)
+            if kept is not None:
+                session.notice = f"Taken up from {save} (no deal played yet)."
             if write:
                 session.save()
             return session
@@ -380,16 +396,10 @@ class PlaySession:
             raise ValueError(f"{save} holds a finished match; {again}")
         if not record.players or record.players[0] != "player":  # names and seats it has would be lost
             raise ValueError(f"{save} holds a match not played in this terminal (you at seat 0); {again}")
-        if rules is not None and Rules.preset(rules) != match.rules:
-            raise ValueError(f"{save} holds an unfinished match under other rules; leave out --rules to take it up")
+        _same_table(save, match.rules, record, rules, bots)
         kept = kept_seed(data, seed, save)
         if seed is not None and kept is None and tuple(deal_hands(seed, 0)) != tuple(record.deals[0].hands):
             raise ValueError(f"seed {seed} did not deal {save}'s first deal; leave out --seed to take it up")
-        if bots is not None and list(bots) != list(_bots_of(record)):  # the record names one set of bots
-            raise ValueError(
-                f"{save} holds an unfinished match against {', '.join(_bots_of(record))} bots; "
-                "leave out --bots to take it up"
-            )
         if bots is None:
             bots = _bots_of(record)
         session = cls(match.rules, bots, seed if seed is not None else kept, save, match=match)
