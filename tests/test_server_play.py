@@ -22,6 +22,7 @@ import httpx
 import psycopg
 import pytest
 
+import opentrix
 from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.record import Record
@@ -621,6 +622,11 @@ async def test_finished_matches_are_listed_downloadable_and_replayable(server: L
     assert up["deals"] == frames["deals"]
     bad = httpx.post(f"{server.base}/api/replay", content=b'{"format": "opentrix-record/1", "deals": 3}', timeout=10)
     assert bad.status_code == 400 and "'deals' must be a list" in bad.json()["error"]
+    # Where a record breaks the rules is said as the viewer counts, from 1 (the referee counts from 0).
+    revoke = (Path(opentrix.__file__).parent / "examples" / "classic-invalid-revoke.json").read_bytes()
+    bad = httpx.post(f"{server.base}/api/replay", content=revoke, timeout=10)
+    assert bad.status_code == 400 and bad.json()["error"].startswith("deal 1, play 6: seat 1 must follow suit ♦")
+    assert (bad.json()["code"], bad.json()["params"]["deal"], bad.json()["params"]["play"]) == ("record_at_play", 1, 6)
     odd = json.loads(r.text)  # a name JSON can spell but UTF-8 cannot carry: a lone surrogate
     odd["players"] = ["\ud800", "Omar", "bot:random", "bot:random"]
     up = httpx.post(f"{server.base}/api/replay", content=json.dumps(odd), timeout=10)  # was a 500

@@ -20,6 +20,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+import opentrix
 from opentrix.cards import Card
 from opentrix.contracts import Contract
 from opentrix.deal import Phase, can_claim_redeal, redeal_grounds
@@ -1164,6 +1165,10 @@ def test_the_replay_viewer_by_keyboard(browser: Browser, server: LiveServer, tmp
     page.wait_for_selector("text=That file cannot be shown: 'format' must be")
     page.wait_for_timeout(4000)  # longer than a toast stays
     assert page.locator("text=That file cannot be shown").is_visible()
+    # A record that breaks the rules: where, counted as the viewer counts, in the page's language.
+    revoke = Path(opentrix.__file__).parent / "examples" / "classic-invalid-revoke.json"
+    page.set_input_files("#record-file", str(revoke))
+    page.wait_for_selector("text=That file cannot be shown: deal 1, play 6: seat 1 must follow suit ♦")
     page.set_input_files("#record-file", str(path))  # the upload is still there: another file
     forward = page.get_by_role("button", name="Forward one card")  # not "▶"
     forward.wait_for()
@@ -1178,6 +1183,10 @@ def test_the_replay_viewer_by_keyboard(browser: Browser, server: LiveServer, tmp
     assert "Play 3 of" in page.locator("[data-testid=replay-pos]").inner_text()
     assert focused(page) == "#replay-next"  # the redrawn viewer keeps the focus on the button
     assert re.search(r"Deal 1 of \d+ · \w.* · Play 3 of \d+ — .+: ", page.locator("#announce").inner_text())
+    page.goto(f"{server.base}/replay?lang=ar")
+    page.set_input_files("#record-file", str(revoke))
+    page.wait_for_selector("text=لا يمكن عرض هذا الملف: التوزيعة 1، الورقة 6: seat 1 must follow suit ♦")
+    errors[:] = [e for e in errors if "400 (Bad Request)" not in e]  # the browser's own line for a refusal
     assert not errors, errors
     page.context.close()
 

@@ -86,6 +86,19 @@ def _json_bytes(value: Any) -> bytes:
         return json.dumps(value, allow_nan=False, separators=(",", ":")).encode()
 
 
+def _record_refused(e: RecordError) -> JSONResponse:
+    """A record the viewer cannot show, said where the viewer counts: deals and plays from 1 (the
+    referee's numbers count from 0), with a code and params for a page to say it in its language."""
+    if e.deal is None:
+        return _bad(str(e))
+    deal = e.deal + 1
+    if e.play is None:
+        return _bad(f"deal {deal}: {e.message}", 400, "record_at_deal", {"deal": deal, "why": e.message})
+    play = e.play + 1
+    text = f"deal {deal}, play {play}: {e.message}"
+    return _bad(text, 400, "record_at_play", {"deal": deal, "play": play, "why": e.message})
+
+
 async def _json_body(request: Request, limit: int) -> dict[str, Any]:
     body = await read_body(request.stream(), request.headers, limit)
     try:
@@ -429,7 +442,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             frames = await asyncio.to_thread(lambda: _json_bytes(replay_frames(Record.loads(body))))
         except RecordError as e:
-            return _bad(str(e))
+            return _record_refused(e)
         return Response(frames, media_type="application/json")
 
     # -- play ---------------------------------------------------------------------------------------

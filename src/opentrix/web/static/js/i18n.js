@@ -237,6 +237,7 @@ const STRINGS = {
     "dlg.rematch.offline": "غير متصل، فلم يُرسل طلب المباراة الأخرى. جارٍ إعادة الاتصال…",
     "took.tricks": "{n} لمّة", "took.tricks.one": "لمّة واحدة", "took.tricks.two": "لمّتان", "took.tricks.few": "{n} لمّات", "took.nothing": "لا شيء", "took.place": "المركز {n}",
     // the server's refusals by their code (errorText); English shows the server's own words
+    "err.record_at_deal": "التوزيعة {deal}: {why}", "err.record_at_play": "التوزيعة {deal}، الورقة {play}: {why}",
     "err.no_table": "لا توجد طاولة '{code}'", "err.over": "انتهت المباراة على الطاولة '{code}'، وسجلّها باقٍ فيها",
     "err.match_over": "انتهت المباراة؛ يمكنك استعراضها", "err.started": "بدأت المباراة بالفعل؛ يمكنك مشاهدتها",
     "err.full": "كل المقاعد مشغولة", "err.seat_taken": "هذا المقعد مشغول", "err.name_missing": "اكتب اسمك",

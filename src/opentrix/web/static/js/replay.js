@@ -165,7 +165,7 @@ export function mountReplay(root, code) {
     try {
       const res = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
       const data = await res.json();
-      if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+      if (!res.ok) throw Object.assign(new Error(data.error || `HTTP ${res.status}`), { code: data.code, params: data.params });
       Object.assign(st, { data, deal: 0, step: 0, error: null, resultShut: false }); // another match: its result unfolded
       root.querySelector(".replay-result")?.remove(); // (render reads the fold from the page)
       render();
