@@ -27,6 +27,7 @@ from opentrix.tui.play_app import ENTER_GRACE, PlayApp, ScoreSheet
 from opentrix.tui.session import PlaySession, choices
 from opentrix.tui.snapshot import screen_text
 from opentrix.view import view
+from pty_kit import PtyCommand
 
 KING_SEED = 6  # you are the first king; your first hand holds Q♠ and K♥
 SIZE = (80, 24)
@@ -1007,44 +1008,26 @@ def test_a_terminal_that_goes_away_ends_the_match_with_its_record_kept(tmp_path:
     """A closed terminal (an SSH session dropped: SIGHUP) ends ``play --terminal`` at once, not an orphan
     left running, even started with SIGHUP ignored (``nohup``), and the record saved as the match went
     is whole: ``--save`` takes it up again."""
-    pty = pytest.importorskip("pty")
+    pytest.importorskip("pty")
     import os
-    import select
-    import signal
-    import sys
 
     save = tmp_path / "match.json"
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm-256color")
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup: the app must still leave
-        try:
-            args = ["play", "--terminal", "--seed", str(KING_SEED), "--pause", "0", "--save", str(save)]
-            os.execvp(sys.executable, [sys.executable, "-m", "opentrix", *args])
-        finally:
-            os._exit(127)
-    try:
-        seen = b""
-        deadline = time.monotonic() + 30
-        while b"contract" not in seen and time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.1)[0]:
-                seen += os.read(fd, 65536)
-        assert b"contract" in seen  # the king's question: the match is under way
-        os.write(fd, b"1")  # King of Hearts: a move made, and saved
+    args = ["play", "--terminal", "--seed", str(KING_SEED), "--pause", "0", "--save", str(save)]
+    env = {"COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color"}
+    # as under nohup: the app must still leave
+    with PtyCommand(args, env, ignore_hangup=True) as term:
+        term.read_until(b"contract", 30)
+        assert b"contract" in term.seen  # the king's question: the match is under way
+        term.type(b"1")  # King of Hearts: a move made, and saved
         deadline = time.monotonic() + 15
         while not (save.exists() and any(d.get("contract") for d in json.loads(save.read_text())["deals"])):
             assert time.monotonic() < deadline, "the contract was never saved"
             time.sleep(0.1)
-        os.close(fd)
+        os.close(term.fd)
         deadline = time.monotonic() + 15
-        while not os.waitpid(pid, os.WNOHANG)[0]:
+        while not term.ended():
             assert time.monotonic() < deadline, "play --terminal outlived its terminal"
             time.sleep(0.1)
-        pid = 0
-    finally:
-        if pid:  # failed: no orphan left behind to slow every later test
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
     session = PlaySession.open(None, None, KING_SEED, save)
     assert session.match.history[:1] == [A.choose(Contract.KING_OF_HEARTS)]
 

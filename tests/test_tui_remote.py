@@ -27,6 +27,7 @@ from opentrix.tui.remote import RemoteApp, RemoteSession
 from opentrix.tui.seats import kept_seat
 from opentrix.tui.snapshot import screen_text
 from opentrix.view import view
+from pty_kit import PtyCommand
 from test_client import autoplay
 from test_server_kit import LiveServer, Player, live_server, record_of
 
@@ -259,43 +260,22 @@ def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path, 
     ``kill``), leaves with the terminal put back (out of the app's screen) and the way back printed.
     A terminal that goes away (a closed SSH session: SIGHUP) ends the command at once, the seat left
     free for the server's grace period and its token kept for the way back."""
-    pty = pytest.importorskip("pty")
-    import contextlib
+    pytest.importorskip("pty")
     import os
-    import select
     import signal
-    import sys
     import time
 
     t = server.create(name="Lina", bots="random", kingdoms=1)
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the command, as a player types it
-        os.environ.update(OPENTRIX_SEATS=str(seats_file), COLUMNS="80", LINES="24", TERM="xterm-256color")
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup: a closed terminal must still end it
-        link = f"{server.base}/t/{t['id']}"
-        try:
-            os.execvp(sys.executable, [sys.executable, "-m", "opentrix", "join", link, "--name", "Omar"])
-        finally:
-            os._exit(127)  # never back into pytest in the child
-    try:
-        seen = b""
-
-        def read_until(text: bytes, timeout: float) -> None:
-            nonlocal seen
-            deadline = time.monotonic() + timeout
-            while text not in seen and time.monotonic() < deadline:
-                if select.select([fd], [], [], 0.1)[0]:
-                    try:
-                        seen += os.read(fd, 65536)
-                    except OSError:  # the child is gone
-                        return
-
-        read_until(b"Waiting for the host", 30)
-        assert b"Waiting for the host" in seen
+    link = f"{server.base}/t/{t['id']}"
+    env = {"OPENTRIX_SEATS": str(seats_file), "COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color"}
+    # as under nohup: a closed terminal must still end it
+    with PtyCommand(["join", link, "--name", "Omar"], env, ignore_hangup=True) as term:
+        term.read_until(b"Waiting for the host", 30)
+        assert b"Waiting for the host" in term.seen
         if leave == "hangup":
-            os.close(fd)
+            os.close(term.fd)
             deadline = time.monotonic() + 15
-            while not os.waitpid(pid, os.WNOHANG)[0]:
+            while not term.ended():
                 assert time.monotonic() < deadline, "the command outlived its terminal"
                 time.sleep(0.1)
             table = server.app.state.hub.tables[t["id"]]
@@ -305,20 +285,14 @@ def test_opentrix_join_in_a_real_terminal(server: LiveServer, seats_file: Path, 
             assert json.loads(seats_file.read_text())[f"{server.base}/t/{t['id']}"]["name"] == "Omar"
             return
         if leave == "ctrl+q":
-            os.write(fd, b"\x11")
+            term.type(b"\x11")
         else:
-            os.kill(pid, signal.SIGTERM)
-        read_until(b"back with:", 15)
-        _, status = os.waitpid(pid, 0)
-        assert os.waitstatus_to_exitcode(status) == 0
-        assert b"\x1b[?1049l" in seen  # the terminal's own screen back
-        assert f"left table {t['id']}; back with: opentrix join {server.base}/t/{t['id']}".encode() in seen
+            os.kill(term.pid, signal.SIGTERM)
+        term.read_until(b"back with:", 15)
+        assert term.exit_code() == 0
+        assert b"\x1b[?1049l" in term.seen  # the terminal's own screen back
+        assert f"left table {t['id']}; back with: opentrix join {server.base}/t/{t['id']}".encode() in term.seen
         assert json.loads(seats_file.read_text())[f"{server.base}/t/{t['id']}"]["name"] == "Omar"
-    finally:
-        with contextlib.suppress(ChildProcessError):  # failed: no orphan left to slow later tests
-            if not os.waitpid(pid, os.WNOHANG)[0]:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
 
 
 async def test_mute_hides_a_players_messages_on_this_screen_only(server: LiveServer) -> None:
@@ -612,60 +586,28 @@ async def _notes_go_when_the_table_moves_on(server: LiveServer) -> None:
 def test_a_player_whose_seat_was_freed_leaves_with_a_way_back_that_works(server: LiveServer, seats_file: Path) -> None:
     """The host frees Omar's seat in the lobby; he used to be told ``back with: opentrix join LINK``,
     which then asked for a name. The line now says how to sit down again, and that command works."""
-    pty = pytest.importorskip("pty")
-    import contextlib
-    import os
-    import select
-    import signal
-    import sys
-    import time
-
+    pytest.importorskip("pty")
     import httpx
 
     t = server.create(name="Lina", bots="random", kingdoms=1)
     page = f"{server.base}/t/{t['id']}"
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ.update(OPENTRIX_SEATS=str(seats_file), COLUMNS="80", LINES="24", TERM="xterm-256color")
-        try:
-            os.execvp(sys.executable, [sys.executable, "-m", "opentrix", "join", page, "--name", "Omar Ali"])
-        finally:
-            os._exit(127)
-    try:
-        seen = b""
-
-        def read_until(text: bytes, timeout: float) -> None:
-            nonlocal seen
-            deadline = time.monotonic() + timeout
-            while text not in seen and time.monotonic() < deadline:
-                if select.select([fd], [], [], 0.1)[0]:
-                    try:
-                        seen += os.read(fd, 65536)
-                    except OSError:
-                        return
-
-        read_until(b"Waiting for the host", 30)
-        assert b"Waiting for the host" in seen
+    env = {"OPENTRIX_SEATS": str(seats_file), "COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color"}
+    with PtyCommand(["join", page, "--name", "Omar Ali"], env) as term:
+        term.read_until(b"Waiting for the host", 30)
+        assert b"Waiting for the host" in term.seen
         freed = httpx.post(f"{server.base}/api/tables/{t['id']}/free", json={"token": t["token"], "seat": 1})
         assert freed.status_code == 200, freed.text
-        read_until(b"freed your seat", 15)
-        assert b"freed your seat" in seen
-        os.write(fd, b"\x11")
-        read_until(b"--watch", 15)
-        _, status = os.waitpid(pid, 0)
-        pid = 0
-        assert os.waitstatus_to_exitcode(status) == 0
-        said = seen.decode(errors="replace")
+        term.read_until(b"freed your seat", 15)
+        assert b"freed your seat" in term.seen
+        term.type(b"\x11")
+        term.read_until(b"--watch", 15)
+        assert term.exit_code() == 0
+        said = term.seen.decode(errors="replace")
         assert "back with:" not in said
         assert (
             f"left table {t['id']}; your seat was freed: sit down again with: opentrix join {page} --name 'Omar Ali',"
             f" or watch with: opentrix join {page} --watch"
         ) in said
-    finally:
-        with contextlib.suppress(ChildProcessError):
-            if pid and not os.waitpid(pid, os.WNOHANG)[0]:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
     _register_commands()  # the line's command passes every check up to the terminal's (none here)
     out = CliRunner().invoke(cli_app, ["join", page, "--name", "Omar Ali"])
     assert out.exit_code == 2 and "reads keys from a terminal" in out.output

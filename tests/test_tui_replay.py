@@ -24,6 +24,7 @@ from opentrix.tui.replay_app import ReplayApp
 from opentrix.tui.session import PlaySession
 from opentrix.tui.snapshot import screen_text
 from opentrix.view import view
+from pty_kit import PtyCommand
 from test_tui_play import partnership_match_over
 
 EXAMPLES = files("opentrix") / "examples"
@@ -301,50 +302,21 @@ async def test_a_narrow_replay_says_too_small_and_tab_shows_the_scores() -> None
 def test_replay_in_an_ascii_locale_draws_letters(tmp_path: Path) -> None:
     """Under ``LC_ALL=C`` Python writes UTF-8 all the same (its UTF-8 mode), so the client took the
     terminal for a UTF-8 one and drew ♠ ♥ ♦ ♣, box lines and ◀ on a terminal that said it takes ASCII."""
-    pty = pytest.importorskip("pty")
-    import os
-    import select
-    import signal
-    import sys
+    pytest.importorskip("pty")
     import time
 
     record = example("classic-full-match.json")
-    pid, fd = pty.fork()
-    if pid == 0:
-        for var in ("OPENTRIX_ASCII", "PYTHONIOENCODING", "PYTHONUTF8", "LC_CTYPE"):
-            os.environ.pop(var, None)
-        os.environ.update(LANG="C", LC_ALL="C", COLUMNS="80", LINES="24", TERM="xterm-256color")
-        try:
-            os.execvp(sys.executable, [sys.executable, "-m", "opentrix", "replay", str(record)])
-        finally:
-            os._exit(127)
-    try:
-        seen = b""
-
-        def read_until(text: bytes, timeout: float) -> None:
-            nonlocal seen
-            deadline = time.monotonic() + timeout
-            while text not in seen and time.monotonic() < deadline:
-                if select.select([fd], [], [], 0.1)[0]:
-                    try:
-                        seen += os.read(fd, 65536)
-                    except OSError:
-                        return
-
-        read_until(b"step 1/", 30)
-        assert b"step 1/" in seen
-        os.write(fd, b"l")  # a step on: the trick, the marks
-        read_until(b"step 2/", 10)
+    env = {"LANG": "C", "LC_ALL": "C", "COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color"}
+    unset = ("OPENTRIX_ASCII", "PYTHONIOENCODING", "PYTHONUTF8", "LC_CTYPE")
+    with PtyCommand(["replay", str(record)], env, unset=unset) as term:
+        term.read_until(b"step 1/", 30)
+        assert b"step 1/" in term.seen
+        term.type(b"l")  # a step on: the trick, the marks
+        term.read_until(b"step 2/", 10)
         time.sleep(0.3)
-        read_until(b"never", 0.3)
-        os.write(fd, b"q")
-        _, status = os.waitpid(pid, 0)
-        pid = 0
-        assert os.waitstatus_to_exitcode(status) == 0
-        shown = seen.decode("utf-8", errors="replace")
+        term.read_until(b"never", 0.3)
+        term.type(b"q")
+        assert term.exit_code() == 0
+        shown = term.seen.decode("utf-8", errors="replace")
         assert "S " in shown and "H " in shown  # the suits in letters
         assert not [ch for ch in "♠♥♦♣◀·│…—" if ch in shown], shown
-    finally:
-        if pid:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)

@@ -84,11 +84,10 @@ class RemoteSession:
         return None  # the server's bots play their own seats
 
     def _human(self, seat: int) -> str | None:
-        seats = self.state.info.get("seats") or []
-        if seat < len(seats) and seats[seat].get("kind") == "human":
-            name = str(seats[seat].get("name") or "Player")  # cut by its width on screen: 山田 takes four cells
-            return name if cell_len(name) <= NAME_WIDTH else render.cells(name, NAME_WIDTH - 1) + "…"
-        return None
+        name = self.full_name(seat)
+        if name is None or cell_len(name) <= NAME_WIDTH:
+            return name
+        return render.cells(name, NAME_WIDTH - 1) + "…"  # cut by its width on screen: 山田 takes four cells
 
     def _where(self, seat: int, short: bool = False) -> str:
         """A bot's seat by where it sits from you (``Right``); a spectator, who sits nowhere, by number."""
