@@ -90,6 +90,17 @@ def test_an_emoji_selector_is_read_only_after_a_suit_symbol(text: str) -> None:
     assert not out["ok"] and (out["error"]["deal"], out["error"]["play"]) == (0, 0), out
 
 
+def test_a_suit_letter_in_any_case_is_an_ascii_letter() -> None:
+    """A suit letter in any case is S or s, not 'ſ' (the long s), which Python upper-cases to S."""
+    data = example("classic-full-match")
+    plays = data["deals"][0]["plays"]
+    j = next(j for j, c in enumerate(plays) if c.endswith("S"))
+    plays[j] = plays[j][0] + "\u017f"
+    out = verify(data)
+    assert not out["ok"] and (out["error"]["deal"], out["error"]["play"]) == (0, j), out
+    assert "not a card" in out["error"]["message"]
+
+
 def test_a_record_stopped_before_the_first_deal_is_valid() -> None:
     """The record format: a record may stop anywhere, so also before its first deal (nothing scored)."""
     data = example("classic-full-match")
@@ -442,6 +453,23 @@ def test_a_fault_json_readers_see_inside_a_deal_is_that_deals_and_comes_after_ea
     unread = example("classic-full-match")
     unread["note"] = "@"
     assert verify_text(written(unread))["ok"] is True
+
+
+def test_a_key_repeated_inside_a_play_is_that_plays_fault() -> None:
+    """An object with a repeated key written as play 20 is play 20's fault: a revoke at play 5 of the
+    same deal comes first, and without one the error is located at that play, as any other non-card."""
+    data = example("classic-full-match")
+    data["deals"][0]["plays"][20] = "@"
+    text = json.dumps(data).replace('"@"', '{"card": "QS", "card": "QH"}')
+    assert verify_text(text)["error"] == {
+        "deal": 0,
+        "play": 20,
+        "message": "not a record: the key 'card' appears twice in one object",
+    }
+    data["deals"][0] = example("classic-invalid-revoke")["deals"][0]
+    data["deals"][0]["plays"][20] = "@"
+    text = json.dumps(data).replace('"@"', '{"card": "QS", "card": "QH"}')
+    assert verify_text(text)["error"] == {"deal": 0, "play": 5, "message": "seat 1 must follow suit D"}
 
 
 def test_plays_is_required() -> None:

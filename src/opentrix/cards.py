@@ -54,7 +54,8 @@ class Suit(IntEnum):
         if not isinstance(text, str):
             raise ValueError(f"not a suit: {brief(text, python=True)} (expected one of S H D C or ♠ ♥ ♦ ♣)")
         t = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
-        t = _SYMBOL_TO_LETTER.get(t, t).upper()
+        t = _SYMBOL_TO_LETTER.get(t, t)
+        t = t.upper() if t.isascii() else t  # 'ſ' (the long s) upper-cased is S, yet no suit letter
         if len(t) != 1 or t not in SUIT_CHARS:
             raise ValueError(f"not a suit: {brief(text)} (expected one of S H D C or ♠ ♥ ♦ ♣)")
         return cls(SUIT_CHARS.index(t))
@@ -137,9 +138,10 @@ def parse_card(text: object) -> int:
         return hit
     t = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")  # "K♥️": the emoji/text style selectors
     if len(t) >= 2:
-        suit_part = t[-1]
-        suit_part = _SYMBOL_TO_LETTER.get(suit_part, suit_part).upper()
-        rank_part = t[:-1].upper()
+        suit_part = _SYMBOL_TO_LETTER.get(t[-1], t[-1])
+        rank_part = t[:-1]
+        if suit_part.isascii() and rank_part.isascii():  # upper() would make 'ſ' (the long s) an S
+            suit_part, rank_part = suit_part.upper(), rank_part.upper()
         if rank_part == "10":
             rank_part = "T"
         if len(rank_part) == 1 and rank_part in RANK_CHARS and suit_part in SUIT_CHARS:

@@ -231,8 +231,8 @@ def _repeated_key(value: object) -> str | None:
     return None
 
 
-def _repeated_key_error(key: str, deal: int | None = None) -> RecordError:
-    return RecordError(f"not a record: the key {brief(key)} appears twice in one object", deal)
+def _repeated_key_error(key: str, deal: int | None = None, play: int | None = None) -> RecordError:
+    return RecordError(f"not a record: the key {brief(key)} appears twice in one object", deal, play)
 
 
 def _no_constant(name: str) -> Any:
@@ -268,7 +268,11 @@ def parse_json(text: str | bytes) -> Any:
 
 
 def _read_deal(i: int, d: object) -> DealRecord:
-    repeated = _repeated_key(d)
+    if isinstance(d, dict) and not isinstance(d, _Repeats) and isinstance(d.get("plays"), list):
+        # a key repeated inside a play is that play's fault (an earlier play's may come first): see below
+        repeated = _repeated_key([v for k, v in d.items() if k != "plays"])
+    else:
+        repeated = _repeated_key(d)
     if repeated is not None:
         raise _repeated_key_error(repeated, i)
     if not isinstance(d, dict):
@@ -335,6 +339,9 @@ def _read_deal(i: int, d: object) -> DealRecord:
         try:
             plays.append(_card(p))
         except ValueError as e:
+            repeated = _repeated_key(p)
+            if repeated is not None:
+                raise _repeated_key_error(repeated, i, j) from None
             raise RecordError(f"{e} (or 'pass')", i, j) from None
     return DealRecord(
         hands=(hands[0], hands[1], hands[2], hands[3]),
