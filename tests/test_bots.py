@@ -105,6 +105,23 @@ def test_claim_and_double_decisions_are_legal(name: str) -> None:
             break
 
 
+@pytest.mark.parametrize("name", ["strong", "cheat"])
+def test_a_redeal_claim_in_the_king_of_hearts_tiebreak_of_complex_rules(name: str) -> None:
+    # Complex plays no King of Hearts but its tiebreak deal (extra_koh_deal) is one, where koh_redeal
+    # lets a bare K♥ claim: the search weighs the claim against a King of Hearts baseline there too.
+    rules = Rules.preset("complex", tiebreak="extra_koh_deal", koh_redeal=True)
+    hands = build_hands({0: "KH 2S 3S 4S 5S 6S 7S 2D 3D 4D 5D 6D 2C"})
+    m = Match.at_contract_choice(rules, hands, king=0, kingdom=4, totals=(10, 10, -10, -10), tiebreak_deal=True)
+    m.apply(A.choose("king_of_hearts"))
+    legal = m.legal_actions()
+    assert m.phase == Phase.CLAIM and m.turn == 0 and A.CLAIM in legal
+    if name == "cheat":
+        action = CheatBot(seed=1).act_full(m, 0, legal)
+    else:
+        action = quick_strong().act(view(m, 0), legal)
+    assert action in legal
+
+
 def test_levels_and_names() -> None:
     assert LEVELS == {"easy": "novice", "medium": "basic", "hard": "strong"}
     assert "cheat" not in bot_names()  # never offered at a table
@@ -712,8 +729,8 @@ def test_hindsight_plays_as_strong_before_its_trick_and_as_the_cheat_from_it() -
 
 
 def test_hindsight_is_strong_again_after_the_arena_reseeds_it() -> None:
-    """The arena reseeds each bot per deal: up to its trick the hindsight bot must then be ``strong``
-    with that seed, in a kingdom's later deals too, not a reader left where the last deal stopped."""
+    """Reseeded (as a program driving it may do between deals), up to its trick the hindsight bot is
+    ``strong`` with that seed, not a reader left where the last deal stopped."""
     positions = 0
     for seed in range(3):
         m = Match(Rules.preset("classic"), seed=seed)
@@ -736,6 +753,35 @@ def test_hindsight_is_strong_again_after_the_arena_reseeds_it() -> None:
             else:
                 m.apply(walker.act(view(m, seat), legal))
     assert positions >= 10
+
+
+def test_hindsight_is_strong_before_its_trick_in_a_kingdoms_later_deals() -> None:
+    """The arena's kingdom mode seeds each bot once for the whole kingdom: in the second deal, before
+    its trick, the hindsight bot must still play as ``strong`` played on, though in the first deal it
+    played as the cheat from that trick."""
+    positions = 0
+    for seed in range(3):
+        m = Match(Rules.preset("classic", kingdoms=1, tiebreak="none"), seed=seed)
+        hind = HindsightBot(seed="s", trick=3, samples=6, chains=1, burn=0)
+        strong = StrongBot(seed="s", budget_ms=None, samples=6, chains=1, burn=0)
+        walker = BasicBot(seed=0)
+        for n, contract in enumerate((Contract.LTOOSH, Contract.QUEENS)):
+            if n:
+                m.start_deal()
+            m.apply(A.choose(contract))
+            while m.phase == Phase.PLAY:
+                seat, legal = m.turn, m.legal_actions()
+                assert seat is not None and m.deal is not None
+                if seat == 1 and len(legal) > 1:
+                    got = hind.act_full(m, seat, legal)
+                    by_strong = strong.act(view(m, seat), legal)  # strong decides every move, as at a table
+                    if n == 1 and len(m.deal.plays) // 4 + 1 < 3:
+                        assert got == by_strong, f"seed {seed}, play {len(m.deal.plays)}"
+                        positions += 1
+                    m.apply(got)
+                else:
+                    m.apply(walker.act(view(m, seat), legal))
+    assert positions >= 4
 
 
 def test_contracts_enum_covers_complex() -> None:

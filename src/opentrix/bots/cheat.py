@@ -85,13 +85,16 @@ class HindsightBot(CheatBot):
         self.reader = StrongBot(seed, **{"budget_ms": None, **strong})  # any other option is strong's
 
     def reseed(self, seed: int | str | None) -> None:
-        """The reader too: the arena reseeds every bot at each deal, and up to ``trick`` it must still be
-        ``strong`` with that seed (in a kingdom's later deals as in its first)."""
+        """The reader too: up to ``trick`` it must still be ``strong`` with that seed."""
         super().reseed(seed)
         self.reader.reseed(seed)
 
     def act_full(self, match: Match, seat: int, legal: Sequence[Action]) -> Action:
+        # The reader decides every move, also those the cheat plays: its random draws and what it has
+        # read then stay those of ``strong``, so in a kingdom's later deals it is still ``strong`` up to
+        # the trick (had it skipped the last deal's later moves, it would draw other deals from there).
+        mine = self.reader.act(view(match, seat), legal)
         deal = match.deal
         if deal is not None and deal.phase == Phase.PLAY and len(deal.plays) // 4 + 1 >= self.trick:
             return super().act_full(match, seat, legal)
-        return self.reader.act(view(match, seat), legal)
+        return mine

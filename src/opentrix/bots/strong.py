@@ -33,7 +33,8 @@ _BASELINES: dict[Rules, dict[int, tuple[float, float]]] = {}
 
 
 def baselines(rules: Rules, deals: int = 240) -> dict[int, tuple[float, float]]:
-    """Per contract: what the king and what another seat score on average (rules-of-thumb self-play).
+    """Per contract: what the king and what another seat score on average (rules-of-thumb self-play);
+    every contract a deal can be played under, so in Complex the King of Hearts of its tiebreak too.
 
     In partnership play a seat's score is its team's, as the search values it (``_value``): the king's
     team, and the other team. Computed once per rules and process, from fixed deals, so every bot
@@ -43,7 +44,10 @@ def baselines(rules: Rules, deals: int = 240) -> dict[int, tuple[float, float]]:
     if hit is not None:
         return hit
     out: dict[int, tuple[float, float]] = {}
-    for c in rules.contracts:
+    contracts = list(rules.contracts)
+    if rules.tiebreak == "extra_koh_deal" and Contract.KING_OF_HEARTS not in contracts:
+        contracts.append(Contract.KING_OF_HEARTS)  # the tiebreak deal: a redeal claim there weighs against it
+    for c in contracts:
         king = other = 0.0
         for i in range(deals):
             d = Deal(rules, 0, c, deal_hands("opentrix-baselines", i))
