@@ -47,6 +47,9 @@ def test_a_table_is_found_from_what_a_player_pastes() -> None:
     assert host == TableAddress("https://trix.example.org/games", "ABCD", 2, "xyz")
     assert host.ws_url == "wss://trix.example.org/games/ws/ABCD"
     assert find_table("abcd", server="localhost:8000").ws_url == "ws://localhost:8000/ws/ABCD"
+    # a link typed or pasted without its http:// is still the link, not "a code without a server"
+    assert find_table("192.168.1.5:8000/t/abcd") == TableAddress("http://192.168.1.5:8000", "ABCD")
+    assert find_table("192.168.1.5:8000/t/abcd/", server="localhost:8000").base == "http://192.168.1.5:8000"
     with pytest.raises(ClientError, match="a code without a server: give the whole invite link, or --server URL"):
         find_table("ABCD")
     with pytest.raises(ClientError, match="is not a table's link: it should end in /t/CODE"):
@@ -293,6 +296,40 @@ def test_a_bot_of_yours_does_not_count_as_a_person_at_the_table(tmp_path: Path) 
 
         state = asyncio.run(run())
         assert state.view is not None and state.view.match_over
+
+
+def test_a_bot_of_yours_gone_with_the_match_leaves_its_seat_at_the_rematch_to_the_tables_bot(tmp_path: Path) -> None:
+    """``play_with_bot`` plays until the match is over, then stops, and keeps no token. Lina's rematch,
+    asked at once (well within the grace period), once kept its seat as a player's back from a reload:
+    a seat nobody could ever take, so Lina waited in a lobby she had to start, and then the grace period
+    at that seat's first turn. The table's bot takes it, at the stand-in level, and she plays on at once."""
+    with live_server(tmp_path) as server:
+        t = server.create(name="Lina", bots="random", kingdoms=1)
+        where = find_table(f"{server.base}/t/{t['id']}")
+        seat = take_seat(where, "Deep (bot)")
+        table = server.app.state.hub.tables[t["id"]]
+
+        async def run() -> dict[str, Any]:
+            lina = TableLink(where, t["token"], lambda m: None)
+            helpers = [asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(4)))]
+            await asyncio.wait_for(lina.connected.wait(), 10)
+            playing = asyncio.create_task(play_with_bot(where, seat.token, RandomBot(seed=5), say=lambda _: None))
+            await until(lambda: bool(table.seats[seat.seat].conns))
+            await asyncio.to_thread(start_match, take_host(t, where))
+            await asyncio.wait_for(playing, 120)  # the bot stops with the match
+            assert await lina.send({"type": "rematch"})
+            await until(lambda: lina.state.rematch is not None)
+            await lina.close()
+            helpers[1].cancel()
+            await asyncio.gather(*helpers, return_exceptions=True)
+            assert lina.state.rematch is not None
+            return lina.state.rematch
+
+        told = asyncio.run(run())
+        new = server.info(told["code"])
+        assert new["status"] == "playing"  # Lina alone with bots: no lobby to wait in
+        assert new["seats"][seat.seat]["kind"] == "bot"
+        assert new["seats"][seat.seat]["level"] == server.settings.substitute_level
 
 
 class Ponderous(Quirky):

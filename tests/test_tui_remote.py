@@ -178,6 +178,31 @@ def test_join_says_what_is_wrong(server: LiveServer, seats_file: Path) -> None:
     assert not seats_file.exists()
 
 
+async def test_join_at_a_match_over_and_put_away_says_so_before_the_screen_opens(server: LiveServer) -> None:
+    """A finished match the server no longer holds (put away, or the server restarted since) has no seat
+    to take and nothing to watch: one line, status 1, before the screen opens (it used to open the
+    screen, show "Connecting…" and close it again), naming its rematch when there is one."""
+    runner = CliRunner()
+    _register_commands()
+    for rematch in (False, True):
+        t = server.create(name="Lina", bots="random", start=True, kingdoms=1)
+        lina = await Player.join(server.ws_base, t["id"], t["token"])
+        await lina.play_to_end(random.Random(2))
+        again = ""
+        if rematch:
+            await lina.send({"type": "rematch"})
+            told = await lina.until(lambda m: m["type"] == "rematch")
+            again = f"; watch its rematch with: opentrix join {server.base}/t/{told['code']} --watch"
+        await lina.close()
+        server.put_away(t["id"])
+        link = f"{server.base}/t/{t['id']}"
+        for args in ([link, "--watch"], [f"{link}#seat=0&token={t['token']}"], [link, "--name", "Omar"]):
+            out = runner.invoke(cli_app, ["join", *args])
+            assert out.exit_code == 1, out.output
+            said = f"the match at table {t['id']} is over; its record stays at {link}{again}"
+            assert out.output == f"opentrix join: {said}\n"
+
+
 def test_the_hosts_own_link_is_kept_so_the_line_printed_at_the_end_works(server: LiveServer) -> None:
     t = server.create(name="Lina", bots="random", start=True, kingdoms=1)
     host_link = f"{server.base}/t/{t['id']}#seat=0&token={t['token']}"

@@ -71,6 +71,8 @@ def find_table(text: str, server: str | None = None) -> TableAddress:
     """A table from an invite link (``http://host:8000/t/CODE``), the host's link with its seat
     (``...#seat=0&token=...``), or a bare code with ``server``."""
     text = text.strip()
+    if "://" not in text and "/" in text:  # a link without its http:// (typed, or read aloud): still a link
+        text = "http://" + text
     if "://" not in text:
         if server is None:
             raise ClientError(f"{text!r} is a code without a server: give the whole invite link, or --server URL")

@@ -139,6 +139,7 @@ class SeatState:
     away: bool = False  # a human whose seat a bot is playing (timed out or gone past the grace period)
     gone_since: float | None = None  # when the last connection of a human closed
     bot: Bot | None = None
+    program: bool = False  # the last connection to take the seat was a program's (``opentrix join --bot``)
 
     @property
     def bot_plays(self) -> bool:
@@ -954,9 +955,13 @@ class Table:
         now, grace = time.monotonic(), self.settings.grace
 
         def here(s: SeatState) -> bool:
-            """Connected, or gone for less than the grace period (a reload); not one a bot took over."""
+            """Connected, or gone for less than the grace period (a reload); not one a bot took over, nor
+            one a program played (``opentrix join --bot`` stops with the match and keeps no token, so
+            nobody could ever come back to its seat: the table's bot takes it, as for a player who left)."""
             gone = s.gone_since is not None and now - s.gone_since >= grace
-            return s.kind == "human" and not s.away and (bool(s.conns) or not gone)
+            if s.kind != "human" or s.away:
+                return False
+            return self._person_at(s) or (not s.conns and not s.program and not gone)
 
         # The one who asks is there, whoever played his last cards: he hosts the rematch.
         players = [s.seat for s in self.seats if here(s) or s.seat == seat]
@@ -1027,6 +1032,7 @@ class Table:
             was_here = bool(state.conns)
             state.conns.add(conn)
             state.gone_since = None
+            state.program = conn.automated
             if self.nobody_back and not conn.automated:
                 self.nobody_back = False
                 now = time.monotonic()

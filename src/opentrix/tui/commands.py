@@ -107,6 +107,10 @@ def join(
         taken = None if watch else kept_seat(where)
     except ClientError as e:
         fail(e)
+    if facts.get("stored"):  # a match over and put away (or a server restarted since): nothing to sit at
+        again = facts.get("rematch") or {}
+        rematch = f"; watch its rematch with: opentrix join {where.base}/t/{again['code']} --watch" if again else ""
+        fail(f"the match at table {where.code} is over; its record stays at {where.page}{rematch}")
     if not watch and taken is None:
         if name is None:
             fail("give your name for a new seat: --name NAME (or --watch to watch)")
