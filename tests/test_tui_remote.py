@@ -87,7 +87,7 @@ async def test_a_friend_in_a_terminal_waits_in_the_lobby_then_plays_by_keys(serv
     async with app.run_test(size=SIZE) as pilot:
         await until(app, pilot, lambda: "Waiting for the host to start" in screen_text(app))
         screen = screen_text(app)
-        assert "seat 0: Lina · host" in screen and "seat 1: You" in screen
+        assert "seat 1: Lina · host" in screen and "seat 2: You" in screen  # numbered as the web lobby does
         await pilot.press("enter")  # not the host: told who starts
         await until(app, pilot, lambda: "The host starts the match" in screen_text(app))
 
@@ -162,8 +162,13 @@ def test_join_says_what_is_wrong(server: LiveServer, seats_file: Path) -> None:
     out = runner.invoke(cli_app, ["join", f"{server.base}/t/{started['id']}", "--name", "Omar"])
     assert out.exit_code == 1
     assert f"opentrix join: the match at table {started['id']} has already started: --watch to watch it\n" == out.output
-    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--seat", "7", "--name", "O"])
-    assert out.exit_code == 2 and "--seat" in out.output
+    for bad in ("7", "0", "5"):  # seats 1 to 4, as the lobby numbers them
+        out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--seat", bad, "--name", "O"])
+        assert out.exit_code == 2 and "--seat" in out.output
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--seat", "1", "--name", "O"])
+    assert out.output == "opentrix join: seat 1 is taken (Lina); the open seats: 2, 3, 4\n"
+    out = runner.invoke(cli_app, ["join", f"{server.base}/t/{t['id']}", "--seat", "1", "--bot", "basic"])
+    assert out.output == "opentrix join: seat 1 is taken (Lina); the open seats: 2, 3, 4\n"
     out = runner.invoke(cli_app, ["join", "http://127.0.0.1:9/t/ABCD", "--name", "O"])
     assert out.output == "opentrix join: cannot reach 127.0.0.1:9: Connection refused\n"
     out = runner.invoke(cli_app, ["join", "http://127.0.0.1:99999/t/ABCD", "--name", "O"])
@@ -486,7 +491,7 @@ async def test_a_bot_of_yours_plays_a_seat_to_the_end_of_the_match(server: LiveS
     helpers = [asyncio.create_task(lina.run()), asyncio.create_task(autoplay(lina, random.Random(4)))]
     await asyncio.wait_for(lina.connected.wait(), 10)
     _register_commands()
-    args = ["join", where.page, "--bot", "basic", "--name", "Deep", "--seat", "2"]
+    args = ["join", where.page, "--bot", "basic", "--name", "Deep", "--seat", "3"]  # the lobby's third seat
     joined = asyncio.create_task(asyncio.to_thread(CliRunner().invoke, cli_app, args))
     for _ in range(200):
         if server.info(t["id"])["seats"][2]["kind"] == "human":
@@ -496,7 +501,7 @@ async def test_a_bot_of_yours_plays_a_seat_to_the_end_of_the_match(server: LiveS
     out = await asyncio.wait_for(joined, 120)
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
-    assert lines[0] == f"table {t['id']}: basic plays seat 2 as Deep (bot) until the match is over (Ctrl+C stops it)"
+    assert lines[0] == f"table {t['id']}: basic plays seat 3 as Deep (bot) until the match is over (Ctrl+C stops it)"
     assert lines[1].startswith("deal 1 over: Lina ") and lines[-1].startswith("match over: Lina ")
     record = await asyncio.to_thread(record_of, server.base, t["id"])
     assert record.players[2] == "Deep (bot)" and record.replay().is_over
@@ -678,7 +683,7 @@ async def test_the_lobby_says_when_the_terminal_is_too_small(server: LiveServer)
     where = find_table(f"{server.base}/t/{t['id']}")
     app = RemoteApp(RemoteSession(where, take_seat(where, "Omar")), Glyphs(ascii=False))
     async with app.run_test(size=(50, 16)) as pilot:
-        await until(app, pilot, lambda: "seat 1: You" in screen_text(app))
+        await until(app, pilot, lambda: "seat 2: You" in screen_text(app))
         assert screen_text(app).splitlines()[0].startswith("Too small (50×16): needs 60×20")
         await pilot.resize_terminal(80, 24)
         await until(app, pilot, lambda: screen_text(app).startswith("opentrix · table"))

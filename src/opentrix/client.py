@@ -193,10 +193,10 @@ class TableState:
         """A seat's name as the table shows it (a bot by its level)."""
         seats = self.info.get("seats") or []
         if seat >= len(seats):
-            return f"Seat {seat}"
+            return f"Seat {seat + 1}"  # as the table's lobby numbers seats
         s = seats[seat]
         if s.get("kind") == "human":
-            return str(s.get("name") or f"Seat {seat}")
+            return str(s.get("name") or f"Seat {seat + 1}")
         if s.get("kind") == "open":
             return "(open)"
         return f"Bot ({s.get('level')})"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import shlex
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -60,7 +60,10 @@ def join(
     ],
     name: Annotated[str | None, typer.Option(help="your name at the table (asked for a new seat)")] = None,
     seat: Annotated[
-        int | None, typer.Option(help="the seat to take, 0-3 (default: the first free one)", min=0, max=3)
+        int | None,
+        typer.Option(
+            help="the seat to take, 1-4 as the table's lobby numbers them (default: the first free one)", min=1, max=4
+        ),
     ] = None,
     server: Annotated[str | None, typer.Option(help="the server, when LINK is a bare code (http://host:port)")] = None,
     watch: Annotated[bool, typer.Option("--watch", help="watch without taking a seat")] = False,
@@ -87,8 +90,9 @@ def join(
         given = ", ".join(f for f, v in (("--bot", bot), ("--seat", seat), ("--name", name)) if v is not None)
         typer.echo(f"opentrix join: --watch takes no seat, so {given} cannot go with it", err=True)
         raise typer.Exit(2)
+    index = None if seat is None else seat - 1  # the server counts seats from 0, as records do
     if bot is not None:
-        join_with_bot(link, server, bot, name, seat)
+        join_with_bot(link, server, bot, name, index)
         return
     _require_join_packages()
     require_textual()
@@ -116,13 +120,16 @@ def join(
             fail("give your name for a new seat: --name NAME (or --watch to watch)")
         if facts.get("status") != "lobby":
             fail(f"the match at table {where.code} has already started: --watch to watch it")
+        refused = seat_refused(facts, index)
+        if refused:
+            fail(refused)
     if taken is not None:
         keep_seat(taken)  # the host's link too: the plain link printed at the end takes the seat back
     require_terminal("join")  # and only then a seat taken: a command that cannot run leaves none behind
     if not watch and taken is None:
         assert name is not None
         try:
-            taken = take_seat(where, name, seat)
+            taken = take_seat(where, name, index)
         except ClientError as e:
             fail(e)
         keep_seat(taken)
@@ -173,6 +180,20 @@ def _require_websockets(extra: str) -> None:
         raise typer.Exit(1) from None
 
 
+def seat_refused(facts: dict[str, Any], seat: int | None) -> str | None:
+    """Why seat ``seat`` (counted from 0) cannot be taken, in the lobby's numbers (from 1), or None. The
+    server says it too, but counting from 0 as records do: "seat 2 is taken" would be the lobby's seat 3."""
+    seats = facts.get("seats") or []
+    if seat is None or not 0 <= seat < len(seats) or seats[seat].get("kind") == "open":
+        return None
+    held = seats[seat]
+    level = str(held.get("level"))
+    who = held.get("name") if held.get("kind") == "human" else f"{'an' if level[:1] in 'aeiou' else 'a'} {level} bot"
+    free = [str(i + 1) for i, s in enumerate(seats) if s.get("kind") == "open"]
+    rest = f"the open seats: {', '.join(free)}" if free else "every seat is taken"
+    return f"seat {seat + 1} is taken ({who}); {rest}"
+
+
 def join_with_bot(link: str, server: str | None, bot: str, name: str | None, seat: int | None) -> None:
     """``opentrix join LINK --bot NAME``: a bot of yours in a seat, deciding from that seat's view only,
     played here until the match is over; its name says it is a bot."""
@@ -204,9 +225,12 @@ def join_with_bot(link: str, server: str | None, bot: str, name: str | None, sea
         facts = table_facts(where)
         if facts.get("status") != "lobby":
             fail(f"the match at table {where.code} has already started: a bot takes a seat in the lobby")
+        refused = seat_refused(facts, seat)
+        if refused:
+            fail(refused)
         seated = take_seat(where, seat_name, seat)
         typer.echo(
-            f"table {where.code}: {spec.label} plays seat {seated.seat} as {seated.name} until the match is over"
+            f"table {where.code}: {spec.label} plays seat {seated.seat + 1} as {seated.name} until the match is over"
             " (Ctrl+C stops it)"
         )
         asyncio.run(play_with_bot(where, seated.token, spec.build(f"{where.code}:{seated.seat}"), say=typer.echo))
@@ -217,7 +241,7 @@ def join_with_bot(link: str, server: str | None, bot: str, name: str | None, sea
             typer.echo("stopped before taking a seat")
         else:  # the server's grace period and stand-in bot: docs/server.md
             typer.echo(
-                f"stopped: seat {seated.seat} is left empty; once the match is under way the table's own bot"
+                f"stopped: seat {seated.seat + 1} is left empty; once the match is under way the table's own bot"
                 " plays it after the grace period (in the lobby the host can free it)"
             )
         raise typer.Exit(130) from None

@@ -92,7 +92,7 @@ class RemoteSession:
     def _where(self, seat: int, short: bool = False) -> str:
         """A bot's seat by where it sits from you (``Right``); a spectator, who sits nowhere, by number."""
         if self.watching:
-            return f"S{seat}" if short else f"Seat {seat}"
+            return f"S{seat + 1}" if short else f"Seat {seat + 1}"  # numbered as the lobby numbers them
         return (SHORT_NAMES if short else SEAT_NAMES)[(seat - self.seat) % 4]
 
     def name(self, seat: int) -> str:
@@ -655,7 +655,7 @@ class RemoteApp(PlayApp):
             elif info.get("kind") == "bot":
                 name = f"bot ({info.get('level')})"
             marks = " · host" if seat == s.info.get("host_seat") else ""
-            t.append(f"  seat {seat}: {name}{marks}\n")
+            t.append(f"  seat {seat + 1}: {name}{marks}\n")  # from 1, as the web lobby and --seat count
         t.append(f"\nInvite: {self.remote.where.page}", style="dim")
         return t
 
