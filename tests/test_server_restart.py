@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 import sqlite3
 import time
 from pathlib import Path
@@ -167,5 +168,63 @@ def test_a_server_restarted_between_two_deals_takes_the_match_up_in_the_next_dea
         after = asyncio.run(back())
         assert (after["deal_number"], after["hand"]) == (1, dealt["hand"])  # her hand, none of it played
         assert after["phase"] != "deal_over"  # (the bots may have gone on: they play their own seats)
+    finally:
+        server.kill()
+
+
+def test_players_at_the_final_standings_still_get_their_rematch_after_a_restart(tmp_path: Path) -> None:
+    """The server stops while Lina looks at the final standings (killed, then stopped cleanly): the next
+    one takes the finished match up when she comes back, and her Rematch makes the new table. A match
+    ended before a restart stays a stored record when a rematch was made already."""
+    database = str(tmp_path / "final.db")
+    port = free_port()
+    fast = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "60", "--lease", "2")
+    server = ServeProcess(database, port, *fast)
+    tables = []
+    try:
+        for seed in (5, 6):
+            r = httpx.post(
+                f"{server.base}/api/tables",
+                json={"name": "Lina", "bots": "random", "start": True, "seed": seed, "kingdoms": 1, "rules": "online"},
+                timeout=10,
+            )
+            tables.append(r.json())
+
+        async def finish(t: dict[str, str]) -> None:
+            me = await Player.join(server.ws_base, t["id"], t["token"])
+            await me.play_to_end(random.Random(2), timeout=120)
+            await me.close()
+
+        async def rematch(t: dict[str, str]) -> dict[str, object]:
+            me = await Player.join(server.ws_base, t["id"], t["token"])
+            await me.until(lambda m: m["type"] == "update")
+            assert me.view is not None and me.view["match_over"]
+            await me.send({"type": "rematch"})
+            told = await me.until(lambda m: m["type"] == "rematch")
+            await me.close()
+            return told
+
+        async def look(t: dict[str, str]) -> None:  # opened again: held by this server at its stop
+            me = await Player.join(server.ws_base, t["id"], t["token"])
+            await me.until(lambda m: m["type"] == "update")
+            await me.close()
+
+        for t in tables:
+            asyncio.run(finish(t))
+        server.kill()  # SIGKILL at the final standings
+        server = ServeProcess(database, port, *fast)
+        assert httpx.get(f"{server.base}/api/tables/{tables[0]['id']}", timeout=10).json()["status"] == "finished"
+        told = asyncio.run(rematch(tables[0]))
+        assert told["seat"] == 0 and told["code"] != tables[0]["id"]
+        new = httpx.get(f"{server.base}/api/tables/{told['code']}", timeout=10).json()
+        assert new["status"] == "playing" and new["seats"][0]["name"] == "Lina"
+        asyncio.run(look(tables[1]))
+        server.stop(signal.SIGTERM)  # a clean stop, with the second match open at its final standings
+        server = ServeProcess(database, port, *fast)
+        assert asyncio.run(rematch(tables[1]))["seat"] == 0
+        server.kill()
+        server = ServeProcess(database, port, *fast)
+        facts = httpx.get(f"{server.base}/api/tables/{tables[0]['id']}", timeout=10).json()
+        assert facts["stored"] and facts["rematch"]["code"] == told["code"]  # a record, pointing to its rematch
     finally:
         server.kill()

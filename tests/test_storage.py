@@ -181,6 +181,36 @@ def test_a_parked_table_is_taken_by_nobody_until_it_is_woken(storage: Storage) -
     assert storage.wake("NONE22", "d", 60) is None and storage.parked_local() == []
 
 
+def test_a_match_over_when_its_server_stopped_is_taken_up_once_for_its_rematch(storage: Storage) -> None:
+    """A finished match its server still had open when it stopped (killed: the holder is dead or its
+    lease ran out; or restarted cleanly) is taken up once by the next server, so the players at the
+    final standings can still ask for the rematch; not one put away, nor one with a rematch, nor an old one."""
+    alive, gone = (lambda o: False), (lambda o: o == "a")
+    storage.create_table(table_row("DONE22"), owner="a", lease=60)
+    storage.finish("DONE22", "{}", [0, 0, 0, 0], [0])
+    assert storage.take_finished("DONE22", "b", 60, 600, alive) is None  # a's lease runs: a still has it open
+    taken = storage.take_finished("DONE22", "b", 60, 600, gone)
+    assert taken is not None and taken.status == "finished" and taken.seats[0].name == "Lina"
+    assert storage.take_finished("DONE22", "c", 60, 600, gone) is None  # b has it now
+    assert storage.renew("b", -1, finished=["DONE22"]) == set()  # b stopped renewing: its lease runs out
+    assert storage.take_finished("DONE22", "c", 60, 600, alive) is not None
+    storage.let_go(["DONE22"], "c")  # nobody had it open: put away for good
+    assert storage.take_finished("DONE22", "d", 60, 600, alive) is None
+    storage.create_table(table_row("SHUT22"), owner="e", lease=60)
+    storage.finish("SHUT22", "{}", [0, 0, 0, 0], [0])
+    storage.renew("e", 60, finished=["SHUT22"])
+    assert storage.take_finished("SHUT22", "f", 60, 0, alive) is None  # ended longer ago than 0 s
+    storage.release("e")  # a clean stop with it open at the final standings
+    assert storage.take_finished("SHUT22", "f", 60, 600, alive) is not None
+    storage.create_table(table_row("MADE22"), owner="g", lease=-1)
+    storage.finish("MADE22", "{}", [0, 0, 0, 0], [0])
+    storage.set_options("MADE22", {"rematch": {"code": "NEXT22", "seat": 0, "players": [0]}})
+    assert storage.take_finished("MADE22", "h", 60, 600, alive) is None  # its page says where to go
+    storage.create_table(table_row("PLAY22"), owner="g", lease=-1)
+    assert storage.take_finished("PLAY22", "h", 60, 600, alive) is None  # not over: claim_active's
+    assert storage.take_finished("NONE22", "h", 60, 600, alive) is None
+
+
 def test_lobbies_parked_untouched_for_long_are_forgotten_and_nothing_else(storage: Storage) -> None:
     """An invite nobody took up is deleted with its seats once parked and untouched for ``idle``
     seconds; a started match, a lobby still loaded by a server, a recent one, and one woken since are

@@ -283,7 +283,8 @@ class Hub:
         stop playing it. (A holder is taken over sooner only when its process is gone from this machine,
         ``owner.dead_here``, and then nobody is left to notice.)"""
         playing = [t.id for t in self.tables.values() if not t.finished]
-        lost = await self.store.run(self.storage.renew, self.owner, self.settings.lease, playing)
+        finished = [t.id for t in self.tables.values() if t.finished]  # open at the final standings
+        lost = await self.store.run(self.storage.renew, self.owner, self.settings.lease, playing, finished)
         lost |= {t.id for t in self.tables.values() if t.lost}  # a write of theirs was refused
         for table_id in lost:
             table = self.tables.pop(table_id, None)
@@ -324,6 +325,8 @@ class Hub:
                 del self.tables[t.id]
             for t in (*done, *idle):
                 await t.stop()
+            if done:  # put away: a restart does not take them up again (``take_finished``)
+                await self.store.run(self.storage.let_go, [t.id for t in done], self.owner)
             if idle:
                 await self.store.drain()  # their last actions are stored before they are let go
                 await self.store.run(self.storage.park, [t.id for t in idle], self.owner)
@@ -352,21 +355,30 @@ class Hub:
         return int(forgotten)
 
     async def find(self, table_id: str) -> Table | None:
-        """The table, if this server plays it, waking it first if it was parked."""
+        """The table, if this server plays it, waking it first if it was parked, or taking it up if its
+        match ended while a server that has stopped since still had it open (``Storage.take_finished``)."""
         table = self.get(table_id)
         if table is not None:
             table.empty_since = None  # in use: not to be parked by the next sweep
             return table
         if not owns(self.settings.shard, table_id):
             return None  # another shard's: waking it here would keep it from the server the proxy sends it to
-        # A miss costs one read; only a parked table is worth the lock and a write.
-        if await self.stored(self.storage.holder, table_id) != PARKED:
+        # A miss costs one read; only a parked table, or one held by another server (perhaps a stopped
+        # one, at the final standings), is worth the lock and a write.
+        holder = await self.stored(self.storage.holder, table_id)
+        if holder is None or holder == self.owner:
             return None
         async with self._parking:
             table = self.get(table_id)  # woken by another request while this one waited
             if table is not None:
                 return table
-            row = await self.store.run(self.storage.wake, table_id.upper(), self.owner, self.settings.lease)
+            code = table_id.upper()
+            if holder == PARKED:
+                row = await self.store.run(self.storage.wake, code, self.owner, self.settings.lease)
+            else:
+                within = self.settings.rematch_after_restart
+                take = functools.partial(self.storage.take_finished, dead=dead_here)
+                row = await self.store.run(take, code, self.owner, self.settings.lease, within)
             return None if row is None else self._load(row)
 
     async def missing(self, table_id: str) -> tuple[str, int, str | None, dict[str, str]]:

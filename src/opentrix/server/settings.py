@@ -69,6 +69,9 @@ class Settings:
     # Seconds an unfinished table may stay with nobody connected before it is parked: unloaded and
     # held by no server until someone opens it again (abandoned tables would otherwise pile up).
     park_after: float = 3600.0
+    # Seconds after its end that a finished match its server still had open when it stopped (killed,
+    # or restarted) is taken up again when opened, so that its players can still ask for the rematch.
+    rematch_after_restart: float = 600.0
     # Seconds between the hub's looks for finished tables nobody has open (let go from memory) and for
     # tables to park (at most park_after / 2 apart).
     sweep_every: float = 60.0

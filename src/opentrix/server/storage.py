@@ -418,14 +418,16 @@ class Storage:
             ).mappings()
             return [self._row(conn, t) for t in list(rows) if t["id"] not in loaded]
 
-    def renew(self, owner: str, lease: float, playing: Iterable[str] = ()) -> set[str]:
-        """Extend ``owner``'s leases on its active tables; returns which of ``playing`` (the tables it is
-        playing) another server has taken meanwhile, as it may once a lease has run out."""
+    def renew(self, owner: str, lease: float, playing: Iterable[str] = (), finished: Iterable[str] = ()) -> set[str]:
+        """Extend ``owner``'s leases on its active tables, and on the ``finished`` ones it still has open
+        (their players may ask for the rematch: ``take_finished``); returns which of ``playing`` (the
+        tables it is playing) another server has taken meanwhile, as it may once a lease has run out."""
         ids = list(playing)
+        held = sa.or_(tables_t.c.status.in_(("lobby", "playing")), tables_t.c.id.in_(list(finished)))
         with self.engine.begin() as conn:
             conn.execute(
                 tables_t.update()
-                .where(tables_t.c.owner == owner, tables_t.c.status.in_(("lobby", "playing")))
+                .where(tables_t.c.owner == owner, held)
                 .values(lease_until=_now() + timedelta(seconds=lease))
             )
             if not ids:
@@ -493,9 +495,55 @@ class Storage:
             return None if t is None else self._row(conn, t)
 
     def release(self, owner: str) -> None:
-        """Let go of ``owner``'s tables (a clean shutdown), so that the next server takes them at once."""
+        """Let go of ``owner``'s tables (a clean shutdown), so that the next server takes them at once: the
+        active ones, and the finished ones it still had open, which stay marked as its (``take_finished``)."""
+        active = tables_t.c.status.in_(("lobby", "playing"))
         with self.engine.begin() as conn:
-            conn.execute(tables_t.update().where(tables_t.c.owner == owner).values(owner=None, lease_until=None))
+            mine = tables_t.update().where(tables_t.c.owner == owner)
+            conn.execute(mine.where(active).values(owner=None, lease_until=None))
+            conn.execute(mine.where(~active).values(lease_until=None))
+
+    def let_go(self, table_ids: Iterable[str], owner: str) -> None:
+        """``owner`` put these finished tables away (nobody had them open): no server takes them up again;
+        their pages show the stored record."""
+        ids = list(table_ids)
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables_t.update()
+                .where(tables_t.c.id.in_(ids), tables_t.c.owner == owner, tables_t.c.status == "finished")
+                .values(owner=None, lease_until=None)
+            )
+
+    def take_finished(
+        self, table_id: str, owner: str, lease: float, within: float, dead: Callable[[str], bool]
+    ) -> TableRow | None:
+        """Take up, for ``owner``, a match that ended less than ``within`` seconds ago and that its server
+        still had open when it stopped (killed, or restarted): its players were at the final standings,
+        and may still ask for the rematch. None if it is not such a match: put away (``let_go``), held by
+        a server still running (a lease not run out, unless ``dead`` says its process is gone), with a
+        rematch made already, or taken by another server first."""
+        now = _now()
+        with self.engine.begin() as conn:
+            query = sa.select(tables_t).where(tables_t.c.id == table_id, tables_t.c.status == "finished")
+            t = conn.execute(query).mappings().first()
+            if t is None or t["owner"] in (None, PARKED, owner) or t["finished_at"] is None:
+                return None
+            if _aware(t["finished_at"]) < now - timedelta(seconds=within):
+                return None
+            running = t["lease_until"] is not None and _aware(t["lease_until"]) >= now
+            if running and not dead(t["owner"]):
+                return None
+            if "rematch" in json.loads(t["options"] or "{}"):  # the table's REMATCH: its page says where to go
+                return None
+            taken = conn.execute(
+                tables_t.update()
+                .where(tables_t.c.id == table_id, tables_t.c.owner == t["owner"])  # nobody took it meanwhile
+                .values(owner=owner, lease_until=now + timedelta(seconds=lease))
+            )
+            if taken.rowcount != 1:
+                return None
+            t = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            return None if t is None else self._row(conn, t)
 
     # -- reading ------------------------------------------------------------------------------------
 
