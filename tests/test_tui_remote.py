@@ -265,6 +265,29 @@ async def test_a_player_whose_timer_ran_out_takes_his_seat_back_with_enter(serve
         assert "A bot is playing for you" not in screen_text(app)
 
 
+@pytest.mark.parametrize("friend", [False, True])
+async def test_the_host_starts_with_enter_and_asks_twice_when_a_seated_friend_is_not_there(
+    server: LiveServer, friend: bool
+) -> None:
+    """Enter starts the host's lobby at once when everyone seated is there; with a friend seated but not
+    there (a rematch's lobby, reached with one Enter too many), it asks for a second Enter first."""
+    t = server.create(name="Lina", bots="random", kingdoms=1)
+    where = find_table(f"{server.base}/t/{t['id']}")
+    if friend:
+        take_seat(where, "Omar")  # seated, not connected
+    app = RemoteApp(RemoteSession(where, Seat(where, 0, t["token"], "Lina")), Glyphs(ascii=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "You are the host: press Enter to start" in screen_text(app))
+        await pilot.press("enter")
+        if friend:
+            await until(app, pilot, lambda: "Omar is not here yet: press Enter again" in screen_text(app))
+            await pilot.pause(0.3)
+            assert server.info(t["id"])["status"] == "lobby" and app.remote.state.view is None
+            await pilot.press("enter")
+        await until(app, pilot, lambda: app.remote.state.view is not None)
+    assert server.info(t["id"])["status"] == "playing"
+
+
 async def test_enter_at_the_end_of_a_match_sits_you_at_the_rematch(server: LiveServer, seats_file: Path) -> None:
     t = server.create(name="Lina", bots="random", start=True, kingdoms=1)
     lina = await Player.join(server.ws_base, t["id"], t["token"])

@@ -44,6 +44,10 @@ from .seats import keep_seat
 from .session import SEAT_NAMES, SHORT_NAMES, describe_action, in_your_words, phrase
 
 NAME_WIDTH = 12  # a player's name in the header and the seats; longer ones are cut
+# Seconds within which a second Enter starts a lobby whose seated players are not all there: one Enter
+# too many (the rematch asked for at the final standings, then Enter again in its lobby) must not
+# start the match before the friends sitting there have come, leaving their seats to stand-in bots.
+START_AGAIN = 10.0
 
 
 class RemoteSession:
@@ -168,6 +172,7 @@ class RemoteApp(PlayApp):
         # the point of the match a message was about ("Ready for the next deal…"): it goes once the
         # table has moved on from there (the next deal dealt, the match begun); None: it stays
         self.message_for: tuple[int, ...] | None = None
+        self.start_asked: float | None = None  # when Enter last asked to start a lobby with someone missing
 
     def say(self, text: str | Text, style: str = "", until_turn: bool = False, until_change: bool = False) -> None:
         """``until_change``: the message is about this point of the match, and goes when the table moves on."""
@@ -510,7 +515,14 @@ class RemoteApp(PlayApp):
         """Enter when not writing in the chat: start the match, take the seat back, play, be ready."""
         s = self.remote.state
         if s.in_lobby:
-            if s.host:
+            missing = self.not_here()
+            now = time.monotonic()
+            if s.host and missing and (self.start_asked is None or now - self.start_asked > START_AGAIN):
+                self.start_asked = now
+                self.say(f"{missing}: press Enter again to start without waiting.", "bold")
+                self.refresh_table()
+            elif s.host:
+                self.start_asked = None
                 self.start_the_match()
             else:
                 self.say("The host starts the match; the table begins for everyone then.", until_change=True)
@@ -547,6 +559,18 @@ class RemoteApp(PlayApp):
             if self.flush("'ready for the next deal'"):
                 self.say("Ready for the next deal: it starts when everyone is.", "dim", until_change=True)
                 self.refresh_table()
+
+    def not_here(self) -> str:
+        """The players seated in the lobby who have not come (or have gone), in words; "" if none."""
+        seats = self.remote.state.info.get("seats") or []
+        gone = [
+            self.remote.name(i)
+            for i, x in enumerate(seats)
+            if x.get("kind") == "human" and not x.get("connected") and i != self.remote.state.seat
+        ]
+        if not gone:
+            return ""
+        return f"{', '.join(gone)} {'is' if len(gone) == 1 else 'are'} not here yet"
 
     @work(exclusive=True, group="start")
     async def start_the_match(self) -> None:
