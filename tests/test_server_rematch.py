@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
+import websockets
 
+from opentrix.server.storage import tables_t
 from test_server_kit import LiveServer, Player, live_server
 
 
@@ -268,3 +271,45 @@ async def test_a_seat_freed_at_the_rematch_is_not_taken_back_with_the_old_tables
     seated = await Player.join(server.ws_base, code, sami.json()["token"])
     assert seated.seat == 1
     await seated.close()
+
+
+async def test_a_finished_match_a_stopped_servers_lease_still_holds_is_waited_for_then_taken_up(
+    server: LiveServer,
+) -> None:
+    """A server on another machine (or in another container) stopped with the match open at its final
+    standings: nothing here can see that it is gone, so its lease is waited out. Meanwhile the table's
+    facts say ``pending`` (the page waits instead of showing the record without a rematch); then the
+    table is taken up, and Lina's Rematch makes the new table."""
+    t = server.create(name="Lina", bots="random", start=True, kingdoms=1, rules="online", seed=9)
+    me = await Player.join(server.ws_base, t["id"], t["token"])
+    await me.play_to_end(random.Random(3), timeout=120)
+    await me.close()
+    server.put_away(t["id"])
+    assert "pending" not in server.info(t["id"])  # put away here: a record
+
+    def held(until: datetime) -> None:
+        storage = server.app.state.hub.storage
+        with storage.engine.begin() as conn:
+            conn.execute(
+                tables_t.update()
+                .where(tables_t.c.id == t["id"])
+                .values(owner="elsewhere:0123456789ab:1:abc123", lease_until=until)
+            )
+
+    held(datetime.now(UTC) + timedelta(minutes=5))
+    facts = server.info(t["id"])
+    assert facts["stored"] and facts["pending"] and facts["status"] == "finished"
+    with pytest.raises(websockets.ConnectionClosed):
+        await Player.join(server.ws_base, t["id"], t["token"])  # not yet: the page tries again
+    held(datetime.now(UTC) - timedelta(seconds=1))  # the lease ran out
+    facts = server.info(t["id"])
+    assert "stored" not in facts and facts["status"] == "finished"  # taken up here
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    await lina.until(lambda m: m["type"] == "update")
+    await lina.send({"type": "rematch"})
+    told = await told_rematch(lina)
+    assert told["seat"] == 0 and server.info(told["code"])["seats"][0]["name"] == "Lina"
+    await lina.close()
+    server.put_away(t["id"])
+    facts = server.info(t["id"])
+    assert facts["stored"] and "pending" not in facts and facts["rematch"]["code"] == told["code"]

@@ -192,6 +192,9 @@ def test_a_match_over_when_its_server_stopped_is_taken_up_once_for_its_rematch(s
     taken = storage.take_finished("DONE22", "b", 60, 600, gone)
     assert taken is not None and taken.status == "finished" and taken.seats[0].name == "Lina"
     assert storage.take_finished("DONE22", "c", 60, 600, gone) is None  # b has it now
+    assert storage.renew("a", 60, [], ["DONE22"]) == {"DONE22"}  # a, back from a pause, must let it go
+    held = storage.holding("DONE22")
+    assert held is not None and held.owner == "b" and held.status == "finished" and not held.rematch
     assert storage.renew("b", -1, finished=["DONE22"]) == set()  # b stopped renewing: its lease runs out
     assert storage.take_finished("DONE22", "c", 60, 600, alive) is not None
     storage.let_go(["DONE22"], "c")  # nobody had it open: put away for good

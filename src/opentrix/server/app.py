@@ -333,7 +333,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         row = await hub.stored(hub.storage.load_table, code)
         if row is None:
             return _bad(f"no table {code!r}", 404, "no_table", {"code": code})
-        return JSONResponse(await asyncio.to_thread(stored_summary, row))
+        summary = await asyncio.to_thread(stored_summary, row)
+        if row.status == "finished" and await hub.pending(code):
+            summary["pending"] = True  # taken up in a moment, with its rematch (``Hub.pending``): to wait for
+        return JSONResponse(summary)
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> Response:

@@ -12,6 +12,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -363,23 +364,40 @@ class Hub:
             return table
         if not owns(self.settings.shard, table_id):
             return None  # another shard's: waking it here would keep it from the server the proxy sends it to
-        # A miss costs one read; only a parked table, or one held by another server (perhaps a stopped
-        # one, at the final standings), is worth the lock and a write.
-        holder = await self.stored(self.storage.holder, table_id)
-        if holder is None or holder == self.owner:
+        # A miss costs one read; only a parked table, or a finished one a stopped server had open (its
+        # players at the final standings), is worth the lock and a write.
+        h = await self.stored(self.storage.holding, table_id)
+        if h is None or h.owner == self.owner:
+            return None
+        now = datetime.now(UTC)
+        parked = h.owner == PARKED
+        if not parked and not (
+            h.finished_open(now, self.settings.rematch_after_restart)
+            and (not h.lease_runs(now) or (h.owner is not None and dead_here(h.owner)))
+        ):
             return None
         async with self._parking:
             table = self.get(table_id)  # woken by another request while this one waited
             if table is not None:
                 return table
             code = table_id.upper()
-            if holder == PARKED:
+            if parked:
                 row = await self.store.run(self.storage.wake, code, self.owner, self.settings.lease)
             else:
                 within = self.settings.rematch_after_restart
                 take = functools.partial(self.storage.take_finished, dead=dead_here)
                 row = await self.store.run(take, code, self.owner, self.settings.lease, within)
             return None if row is None else self._load(row)
+
+    async def pending(self, table_id: str) -> bool:
+        """Whether a finished match this server does not have will be taken up when opened again soon:
+        its server stopped with it open, and the lease it held has not run out yet (a server on another
+        machine, or in another container, cannot be seen to be gone). Its page waits for it rather than
+        showing the stored record without the rematch."""
+        h = await self.stored(self.storage.holding, table_id)
+        if h is None or h.owner == self.owner or self.get(table_id) is not None:
+            return False
+        return h.finished_open(datetime.now(UTC), self.settings.rematch_after_restart)
 
     async def missing(self, table_id: str) -> tuple[str, int, str | None, dict[str, str]]:
         """Why a table is not here, the HTTP status that says it, and the message's code and its

@@ -108,6 +108,32 @@ class TableRow:
     chat: list[dict[str, Any]] = field(default_factory=list)  # the last messages, oldest first
 
 
+@dataclass(frozen=True)
+class Holding:
+    """Who holds a table and how it stands, read in one look (``Storage.holding``): enough for a server
+    that does not have it to tell whether it may take it up (``Hub.find``)."""
+
+    status: str
+    owner: str | None
+    lease_until: datetime | None
+    finished_at: datetime | None
+    rematch: bool  # a finished match whose rematch was made
+
+    def finished_open(self, now: datetime, within: float) -> bool:
+        """A match that ended less than ``within`` seconds ago while a server had it open (not put away,
+        ``Storage.let_go``), with no rematch yet: ``Storage.take_finished`` may take it up."""
+        return (
+            self.status == "finished"
+            and self.owner not in (None, PARKED)
+            and not self.rematch
+            and self.finished_at is not None
+            and self.finished_at >= now - timedelta(seconds=within)
+        )
+
+    def lease_runs(self, now: datetime) -> bool:
+        return self.lease_until is not None and self.lease_until >= now
+
+
 @dataclass
 class FinishedRow:
     """A line of the history page."""
@@ -420,16 +446,17 @@ class Storage:
 
     def renew(self, owner: str, lease: float, playing: Iterable[str] = (), finished: Iterable[str] = ()) -> set[str]:
         """Extend ``owner``'s leases on its active tables, and on the ``finished`` ones it still has open
-        (their players may ask for the rematch: ``take_finished``); returns which of ``playing`` (the
-        tables it is playing) another server has taken meanwhile, as it may once a lease has run out."""
-        ids = list(playing)
-        held = sa.or_(tables_t.c.status.in_(("lobby", "playing")), tables_t.c.id.in_(list(finished)))
+        (their players may ask for the rematch: ``take_finished``); returns which of both (the tables it
+        has open) another server has taken meanwhile, as it may once a lease has run out."""
+        ids, done = list(playing), list(finished)
+        held = sa.or_(tables_t.c.status.in_(("lobby", "playing")), tables_t.c.id.in_(done))
         with self.engine.begin() as conn:
             conn.execute(
                 tables_t.update()
                 .where(tables_t.c.owner == owner, held)
                 .values(lease_until=_now() + timedelta(seconds=lease))
             )
+            ids += done  # a finished one taken over (this server paused past its lease) is lost too
             if not ids:
                 return set()
             taken = sa.or_(tables_t.c.owner.is_(None), tables_t.c.owner != owner)
@@ -470,8 +497,24 @@ class Storage:
 
     def holder(self, table_id: str) -> str | None:
         """Who holds a table (None: nobody, or no such table)."""
+        h = self.holding(table_id)
+        return None if h is None else h.owner
+
+    def holding(self, table_id: str) -> Holding | None:
+        """Who holds a table and how it stands, in one read (None: no such table)."""
+        c = tables_t.c
+        query = sa.select(c.status, c.owner, c.lease_until, c.finished_at, c.options).where(c.id == table_id)
         with self.engine.connect() as conn:
-            return conn.execute(sa.select(tables_t.c.owner).where(tables_t.c.id == table_id)).scalar()
+            t = conn.execute(query).mappings().first()
+        if t is None:
+            return None
+        return Holding(
+            status=t["status"],
+            owner=t["owner"],
+            lease_until=None if t["lease_until"] is None else _aware(t["lease_until"]),
+            finished_at=None if t["finished_at"] is None else _aware(t["finished_at"]),
+            rematch="rematch" in json.loads(t["options"] or "{}"),  # the table's REMATCH option
+        )
 
     def parked_local(self) -> list[TableRow]:
         """The parked tables of ``opentrix play`` (the local player's own matches), without their actions."""
@@ -523,21 +566,19 @@ class Storage:
         a server still running (a lease not run out, unless ``dead`` says its process is gone), with a
         rematch made already, or taken by another server first."""
         now = _now()
+        h = self.holding(table_id)
+        if h is None or h.owner == owner or not h.finished_open(now, within):
+            return None
+        gone = h.owner is not None and dead(h.owner)
+        if h.lease_runs(now) and not gone:
+            return None
+        free = tables_t.c.owner == h.owner  # nobody took it meanwhile, and (unless gone) nobody renewed it
+        if not gone:
+            free = sa.and_(free, sa.or_(tables_t.c.lease_until.is_(None), tables_t.c.lease_until < now))
         with self.engine.begin() as conn:
-            query = sa.select(tables_t).where(tables_t.c.id == table_id, tables_t.c.status == "finished")
-            t = conn.execute(query).mappings().first()
-            if t is None or t["owner"] in (None, PARKED, owner) or t["finished_at"] is None:
-                return None
-            if _aware(t["finished_at"]) < now - timedelta(seconds=within):
-                return None
-            running = t["lease_until"] is not None and _aware(t["lease_until"]) >= now
-            if running and not dead(t["owner"]):
-                return None
-            if "rematch" in json.loads(t["options"] or "{}"):  # the table's REMATCH: its page says where to go
-                return None
             taken = conn.execute(
                 tables_t.update()
-                .where(tables_t.c.id == table_id, tables_t.c.owner == t["owner"])  # nobody took it meanwhile
+                .where(tables_t.c.id == table_id, tables_t.c.status == "finished", free)
                 .values(owner=owner, lease_until=now + timedelta(seconds=lease))
             )
             if taken.rowcount != 1:

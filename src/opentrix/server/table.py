@@ -802,6 +802,7 @@ class Table:
         state.kind, state.name, state.token_hash = "human", name, token_hash(token)
         state.bot_level = self.settings.substitute_level
         state.gone_since = time.monotonic()
+        state.program = False  # a new player: whoever played the seat before does not count
         try:
             await self.store.run(self.store.storage.update_seats, self.id, [state.row()])
         except Exception:
@@ -833,6 +834,7 @@ class Table:
         state.kind, state.name, state.token_hash = "open", "", None
         state.bot_level = chosen if isinstance(chosen, str) else self.settings.substitute_level
         state.gone_since = None
+        state.program = False
         try:
             await self.store.run(self.store.storage.update_seats, self.id, [state.row()])
         except Exception:
@@ -982,6 +984,8 @@ class Table:
         try:  # kept with the finished match, so its page shows the way on once the table is put away
             options = {**self.options, REMATCH: {"code": code, "seat": by, "players": sorted(tokens)}}
             await self.store.run(self.store.storage.set_options, self.id, options)
+        except LeaseLost:  # another server took the finished table up (this one paused past its lease)
+            self.lost = True
         except Exception:
             log.exception("table %s: could not store where the rematch is", self.id)
         for s in self.seats:

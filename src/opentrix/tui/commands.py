@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import importlib
 import shlex
+import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+
+PENDING_TRIES = 30  # seconds ``join`` waits for a finished match its stopped server had open (``Hub.pending``)
 
 
 def register(app: typer.Typer) -> None:
@@ -111,10 +114,17 @@ def join(
         taken = None if watch else kept_seat(where)
     except ClientError as e:
         fail(e)
-    if facts.get("stored"):  # a match over and put away (or a server restarted since): nothing to sit at
-        again = facts.get("rematch") or {}
-        rematch = f"; watch its rematch with: opentrix join {where.base}/t/{again['code']} --watch" if again else ""
-        fail(f"the match at table {where.code} is over; its record stays at {where.page}{rematch}")
+    for _ in range(PENDING_TRIES):  # its server stopped at the final standings: the next one takes it up
+        if not facts.get("pending"):
+            break
+        time.sleep(1)
+        try:
+            facts = table_facts(where)
+        except ClientError as e:
+            fail(e)
+    if facts.get("stored"):  # a match over and put away: nothing to sit at
+        went_on = _rematch_line(facts, where, taken)
+        fail(f"the match at table {where.code} is over; its record stays at {where.page}{went_on}")
     if not watch and taken is None:
         if name is None:
             fail("give your name for a new seat: --name NAME (or --watch to watch)")
@@ -178,6 +188,18 @@ def _require_websockets(extra: str) -> None:
     except ImportError:
         typer.echo(f"opentrix join: needs the websockets package: pip install 'opentrix[{extra}]'", err=True)
         raise typer.Exit(1) from None
+
+
+def _rematch_line(facts: dict[str, Any], where: Any, taken: Any) -> str:
+    """Where a finished match went on, for ``join`` at its stored page: your own seat there if you have
+    one (the finished match's token takes it), else the command that watches it."""
+    again = facts.get("rematch") or {}
+    if not again:
+        return ""
+    page = f"{where.base}/t/{again['code']}"
+    if taken is not None and taken.seat in (again.get("players") or []):
+        return f"; your seat at its rematch: opentrix join '{page}#seat={taken.seat}&token={taken.token}'"
+    return f"; watch its rematch with: opentrix join {page} --watch"
 
 
 def seat_refused(facts: dict[str, Any], seat: int | None) -> str | None:

@@ -117,7 +117,8 @@ class RemoteSession:
     def short_names(self) -> Sequence[str]:
         """The score table's column heads, told apart by their seat where four letters do not (two Mohammeds)."""
         names = [self.full_name(s) if s != self.state.seat else "You" for s in range(4)]
-        return render.short_heads([n if n is not None else self._where(s, short=True) for s, n in enumerate(names)])
+        heads = [n if n is not None else self._where(s, short=True) for s, n in enumerate(names)]
+        return render.short_heads(heads, first=1)  # seats numbered as the lobby numbers them
 
     def full_name(self, seat: int) -> str | None:
         """A friend's name as the table has it (uncut: two long names may differ only at the end), or None."""

@@ -511,17 +511,19 @@ def short_names(names: Sequence[str]) -> list[str]:
     return short_heads([n.split(" (")[0] for n in names])
 
 
-def short_heads(names: Sequence[str]) -> list[str]:
+def short_heads(names: Sequence[str], first: int = 0) -> list[str]:
     """The column heads of ``names``: each cut to four cells (two letters of a name in wide letters, 山田),
-    and those that the cut leaves alike with their seat number (``Moh1``, ``Moh2``)."""
+    and those that the cut leaves alike with their seat number (``Moh1``, ``Moh2``), counted from
+    ``first`` (0 in replays, as records count; 1 at a server's table, as its lobby does)."""
     heads = [cells(n, HEAD_WIDTH) for n in names]
     folded = [h.casefold() for h in heads]
     told = [
-        h if folded.count(h.casefold()) == 1 else f"{cells(h, HEAD_WIDTH - 1)}{seat}" for seat, h in enumerate(heads)
+        h if folded.count(h.casefold()) == 1 else f"{cells(h, HEAD_WIDTH - 1)}{seat}"
+        for seat, h in enumerate(heads, first)
     ]
     if len({h.casefold() for h in told}) == len(told):
         return told
-    return [f"{cells(h, HEAD_WIDTH - 1)}{seat}" for seat, h in enumerate(heads)]
+    return [f"{cells(h, HEAD_WIDTH - 1)}{seat}" for seat, h in enumerate(heads, first)]
 
 
 def header(v: View, names: Sequence[str], g: Glyphs, first_deal: int = 1) -> Text:

@@ -1165,6 +1165,11 @@ export function mountTable(root, code) {
   async function showStored() {
     try {
       const info = await api(`/api/tables/${code}`);
+      if (info.status === "finished" && info.pending) { // its server stopped at the final standings: the next takes it up
+        render();
+        setTimeout(connect, Math.min(5000, 400 * 2 ** st.retry++));
+        return;
+      }
       if (info.status === "finished") {
         st.finishedOnly = true;
         if (info.stored) st.info = info;
@@ -1230,7 +1235,7 @@ export function mountTable(root, code) {
     try {
       const info = await api(`/api/tables/${code}`);
       st.rules = info.rules; // every option, for the rules sheet; updates carry only what changes
-      if (info.status === "finished" && info.stored) { st.info = info; st.finishedOnly = true; render(); return; }
+      if (info.status === "finished" && info.stored && !info.pending) { st.info = info; st.finishedOnly = true; render(); return; }
     } catch (err) {
       root.innerHTML = `<div class="page"><div class="panel">${headingHTML()}<p>${escapeHtml(errorText(err))}</p><a class="btn" href="/" data-link>${t("nav.new")}</a></div></div>`;
       return;
