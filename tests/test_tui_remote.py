@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from opentrix.contracts import Contract
 from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.rules import Rules
+from opentrix.server.storage import tables_t
 from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.remote import RemoteApp, RemoteSession
 from opentrix.tui.seats import kept_seat
@@ -213,6 +215,32 @@ async def test_join_at_a_match_over_and_put_away_says_so_before_the_screen_opens
             assert out.exit_code == 1, out.output
             said = f"the match at table {t['id']} is over; its record stays at {link}{went_on}"
             assert out.output == f"opentrix join: {said}\n"
+
+
+async def test_join_waits_for_a_match_its_stopped_server_had_open(server: LiveServer) -> None:
+    """A server elsewhere stopped at the final standings: ``join`` waits while its lease runs (the table's
+    facts say ``pending``), then goes on to the table taken up here, rather than calling it over."""
+    t = server.create(name="Lina", bots="random", start=True, kingdoms=1)
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    await lina.play_to_end(random.Random(2))
+    await lina.close()
+    server.put_away(t["id"])
+
+    def held(until: datetime) -> None:
+        with server.app.state.hub.storage.engine.begin() as conn:
+            owner = "elsewhere:0123456789ab:1:abc123"
+            conn.execute(tables_t.update().where(tables_t.c.id == t["id"]).values(owner=owner, lease_until=until))
+
+    held(datetime.now(UTC) + timedelta(minutes=5))
+    _register_commands()
+    joined = asyncio.create_task(
+        asyncio.to_thread(CliRunner().invoke, cli_app, ["join", f"{server.base}/t/{t['id']}", "--watch"])
+    )
+    await asyncio.sleep(1.5)
+    assert not joined.done()
+    held(datetime.now(UTC) - timedelta(seconds=1))
+    out = await asyncio.wait_for(joined, 30)
+    assert "is over" not in out.output and "reads keys from a terminal" in out.output  # past the facts: the screen
 
 
 def test_the_hosts_own_link_is_kept_so_the_line_printed_at_the_end_works(server: LiveServer) -> None:
