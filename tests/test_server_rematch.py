@@ -13,6 +13,7 @@ import httpx
 import pytest
 import websockets
 
+from opentrix.client import TableLink, find_table
 from opentrix.server.storage import tables_t
 from test_server_kit import LiveServer, Player, live_server
 
@@ -299,9 +300,17 @@ async def test_a_finished_match_a_stopped_servers_lease_still_holds_is_waited_fo
     held(datetime.now(UTC) + timedelta(minutes=5))
     facts = server.info(t["id"])
     assert facts["stored"] and facts["pending"] and facts["status"] == "finished"
-    with pytest.raises(websockets.ConnectionClosed):
+    with pytest.raises(websockets.ConnectionClosed) as refused:
         await Player.join(server.ws_base, t["id"], t["token"])  # not yet: the page tries again
+    assert refused.value.rcvd is not None and refused.value.rcvd.code == 4409  # try again, not "no table" 4404
+    link = TableLink(find_table(f"{server.base}/t/{t['id']}"), t["token"], lambda m: None)  # a terminal's
+    running = asyncio.create_task(link.run())
+    await asyncio.sleep(1.0)
+    assert not running.done() and not link.connected.is_set()  # it waits, as the page does
     held(datetime.now(UTC) - timedelta(seconds=1))  # the lease ran out
+    await asyncio.wait_for(link.connected.wait(), 15)  # taken up here when it tried again
+    await link.close()
+    await asyncio.wait_for(running, 10)
     facts = server.info(t["id"])
     assert "stored" not in facts and facts["status"] == "finished"  # taken up here
     lina = await Player.join(server.ws_base, t["id"], t["token"])
@@ -313,3 +322,25 @@ async def test_a_finished_match_a_stopped_servers_lease_still_holds_is_waited_fo
     server.put_away(t["id"])
     facts = server.info(t["id"])
     assert facts["stored"] and "pending" not in facts and facts["rematch"]["code"] == told["code"]
+
+
+async def test_a_match_taken_up_at_its_final_standings_seats_at_the_rematch_only_who_came_back(
+    server: LiveServer,
+) -> None:
+    """Taken up after its server stopped, a finished table cannot know who had left before (a player a
+    bot stood in for, a program): only the players who come back have a seat at the rematch. Omar does
+    not come back, so Lina's rematch starts at once with a bot in his seat rather than waiting for him."""
+    t, _omar_token, lina, omar = await lina_and_omar_finish(server, 12, (1, 2))
+    await asyncio.gather(lina.close(), omar.close())
+    server.put_away(t["id"])
+    with server.app.state.hub.storage.engine.begin() as conn:  # a server elsewhere had it open, and stopped
+        past = datetime.now(UTC) - timedelta(seconds=1)
+        owner = "elsewhere:0123456789ab:1:abc123"
+        conn.execute(tables_t.update().where(tables_t.c.id == t["id"]).values(owner=owner, lease_until=past))
+    lina = await Player.join(server.ws_base, t["id"], t["token"])
+    await lina.until(lambda m: m["type"] == "update")
+    await lina.send({"type": "rematch"})
+    told = await told_rematch(lina)
+    new = server.info(told["code"])
+    assert new["status"] == "playing" and [s["kind"] for s in new["seats"]][:2] == ["human", "bot"]
+    await lina.close()

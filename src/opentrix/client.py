@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import random
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from .bots import Bot
 
 RETRY = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts to reconnect, the last repeated
+PENDING_WAIT = 90.0  # seconds to wait for a table a stopped server still holds (close code 4409)
 
 
 class ClientError(Exception):
@@ -263,6 +265,7 @@ class TableLink:
 
         waits = iter(RETRY)
         wait = RETRY[0]
+        pending_since: float | None = None  # when the table was first found held by a stopped server
         while not self._closed:
             close_code: int | None = None
             try:
@@ -278,7 +281,7 @@ class TableLink:
                         message, kind = self._read(text)
                         if kind == "welcome":
                             self.connected.set()
-                            waits, wait = iter(RETRY), RETRY[0]
+                            waits, wait, pending_since = iter(RETRY), RETRY[0], None
                         handled = self.on_message(message)
                         if handled is not None:
                             await handled
@@ -290,6 +293,11 @@ class TableLink:
             finally:
                 self._ws = None
                 self.connected.clear()
+            if close_code == 4409:  # a finished match its stopped server had open: taken up once its lease ends
+                pending_since = pending_since or time.monotonic()
+                if time.monotonic() - pending_since > PENDING_WAIT:
+                    why = f"table {self.where.code!r} is still held by a server that stopped; try again later"
+                    raise ClientError(why)
             if close_code == 4404:  # no such table here
                 raise ClientError(self.state.errors[-1] if self.state.errors else f"no table {self.where.code!r}")
             if close_code == 4403:

@@ -477,6 +477,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.close(code=4429)
             return
         if table is None:
+            if await hub.pending(code):  # its stopped server's lease runs out soon: the client tries again
+                await ws.close(code=4409)
+                return
             why, _, why_code, params = await hub.missing(code)
             await ws.send_text(error_message(why, why_code, params))
             await ws.close(code=4404)  # the page then shows the stored match, if there is one

@@ -316,8 +316,8 @@ class Hub:
             for t in list(self.tables.values()):
                 if t.all_connections():
                     t.empty_since = None
-                elif t.finished:
-                    done.append(t)
+                elif t.finished and (t.attached or now - t.loaded_at >= self.settings.grace):
+                    done.append(t)  # (one just taken up by a look at its facts waits a while for its socket)
                 elif t.empty_since is None:
                     t.empty_since = now
                 elif now - t.empty_since >= self.settings.park_after:
@@ -394,6 +394,8 @@ class Hub:
         its server stopped with it open, and the lease it held has not run out yet (a server on another
         machine, or in another container, cannot be seen to be gone). Its page waits for it rather than
         showing the stored record without the rematch."""
+        if not owns(self.settings.shard, table_id):
+            return False  # another shard's: the proxy sends its players there
         h = await self.stored(self.storage.holding, table_id)
         if h is None or h.owner == self.owner or self.get(table_id) is not None:
             return False

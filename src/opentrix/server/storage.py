@@ -578,7 +578,9 @@ class Storage:
         with self.engine.begin() as conn:
             taken = conn.execute(
                 tables_t.update()
+                # and no rematch made meanwhile (its server was only paused): the REMATCH option's key
                 .where(tables_t.c.id == table_id, tables_t.c.status == "finished", free)
+                .where(sa.not_(tables_t.c.options.contains('"rematch":')))
                 .values(owner=owner, lease_until=now + timedelta(seconds=lease))
             )
             if taken.rowcount != 1:

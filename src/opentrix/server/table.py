@@ -140,6 +140,7 @@ class SeatState:
     gone_since: float | None = None  # when the last connection of a human closed
     bot: Bot | None = None
     program: bool = False  # the last connection to take the seat was a program's (``opentrix join --bot``)
+    came: bool = False  # someone has opened the seat since the table was loaded
 
     @property
     def bot_plays(self) -> bool:
@@ -276,6 +277,12 @@ class Table:
         self.acted_n = 0  # the event that made the last move: a move sent before seeing it is stale
         self.events: deque[tuple[int, dict[str, Any]]] = deque(maxlen=EVENTS_KEPT)
         self.finished = self.status == "finished"
+        # A finished match taken up again (its server stopped at the final standings, ``Hub.find``): who
+        # sat there before is not known here (a player long gone, a program), so only those who come
+        # back count at the rematch, and nobody's coming spares it from the sweep for a grace period.
+        self.taken_up_over = self.finished
+        self.loaded_at = time.monotonic()
+        self.attached = False  # a connection (player or spectator) has said hello since the load
         self._inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._bot_due: float | None = None
@@ -961,7 +968,7 @@ class Table:
             one a program played (``opentrix join --bot`` stops with the match and keeps no token, so
             nobody could ever come back to its seat: the table's bot takes it, as for a player who left)."""
             gone = s.gone_since is not None and now - s.gone_since >= grace
-            if s.kind != "human" or s.away:
+            if s.kind != "human" or s.away or (self.taken_up_over and not s.came):
                 return False
             return self._person_at(s) or (not s.conns and not s.program and not gone)
 
@@ -1028,6 +1035,7 @@ class Table:
             conn.send(error("that seat token is not valid at this table; you are watching", "bad_token"))
         conn.seat = seat
         state: SeatState | None = None
+        self.attached = True
         if seat is None:
             self.spectators.add(conn)
             self._watching_changed()
@@ -1037,6 +1045,7 @@ class Table:
             state.conns.add(conn)
             state.gone_since = None
             state.program = conn.automated
+            state.came = True
             if self.nobody_back and not conn.automated:
                 self.nobody_back = False
                 now = time.monotonic()

@@ -23,7 +23,7 @@ export function mountTable(root, code) {
     n: null, epoch: null, view: null, info: null, drawer: null,
     pending: false, freshCard: null, lingerUntil: 0, lingerTimer: null,
     deadline: null, timerSeat: null, timerTotal: 0, readySent: -1, autoSent: -1, joinName: "",
-    finishedOnly: false, dialogShown: null, announcedTurn: null, scoresOpen: false, dialogChatOpen: false, freed: null, nextDealAt: null,
+    finishedOnly: false, pendingSince: null, pendingTries: 0, dialogShown: null, announcedTurn: null, scoresOpen: false, dialogChatOpen: false, freed: null, nextDealAt: null,
     rematchAsked: false, rules: null, invite: null, lastMove: null, leaving: null,
     hint: null, hintAsked: false, // the hard bot's move for this turn, asked for with Hint (an update clears it)
     standinAt: [null, null, null, null], // per seat: when a bot takes over from a player who left (Date.now() ms)
@@ -76,6 +76,7 @@ export function mountTable(root, code) {
       st.connected = false;
       if (st.closed || st.ws !== ws) return;
       if (e.code === 4404) { showStored(); return; } // the table was finished and put away
+      if (e.code === 4409) { waitForTakeUp(); return; } // its stopped server's lease has not run out yet
       render();
       const wait = Math.min(5000, 400 * 2 ** st.retry++);
       setTimeout(connect, wait);
@@ -91,6 +92,7 @@ export function mountTable(root, code) {
 
   function onMessage(msg) {
     if (msg.type === "welcome") {
+      st.pendingSince = null; st.pendingTries = 0; // taken up: a later wait starts afresh
       st.seat = msg.seat;
       // What was said before this connection. Back after a dropped connection, what others said meanwhile
       // counts as new (a first connection, or a reload, starts with nothing unread).
@@ -1161,13 +1163,24 @@ export function mountTable(root, code) {
     items[next].focus();
   }
 
-  /** The table was finished and put away while we looked: its page from the store (standings kept). */
-  async function showStored() {
+  /** A finished match its server stopped with (the players at the final standings) is taken up by
+   *  this one once that server's lease runs out: try again, backing off, for a minute and a half, then
+   *  show the stored record (a server that is still running keeps it). */
+  function waitForTakeUp() {
+    st.pendingSince = st.pendingSince || Date.now();
+    if (Date.now() - st.pendingSince > 90000) { showStored(true); return; }
+    render();
+    setTimeout(connect, Math.min(5000, 400 * 2 ** (st.pendingTries = (st.pendingTries || 0) + 1)));
+  }
+
+  /** The table was finished and put away while we looked: its page from the store (standings kept).
+   *  ``final``: even if a stopped server's lease on it still runs. */
+  async function showStored(final = false) {
     try {
       const info = await api(`/api/tables/${code}`);
-      if (info.status === "finished" && info.pending) { // its server stopped at the final standings: the next takes it up
-        render();
-        setTimeout(connect, Math.min(5000, 400 * 2 ** st.retry++));
+      if (info.status === "finished" && !final && (info.pending || !info.stored)) {
+        // waited for (pending), or taken up by this very look (no longer stored): its socket next
+        if (info.pending) waitForTakeUp(); else setTimeout(connect, 200);
         return;
       }
       if (info.status === "finished") {
