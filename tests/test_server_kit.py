@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from opentrix.cards import card_name, cards_of
 from opentrix.record import Record
 from opentrix.server.app import create_app
 from opentrix.server.settings import Settings
+from opentrix.server.storage import tables_t
 from opentrix.server.wsflow import BackPressuredWebSockets
 
 PG_URL = os.environ.get("OPENTRIX_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
@@ -88,6 +90,14 @@ class LiveServer:
                 return
             time.sleep(0.05)
         raise AssertionError(f"table {table_id} was not put away")
+
+    def held_elsewhere(self, table_id: str, lease: float) -> None:
+        """As if a server on another machine had the table open and stopped, its lease running ``lease``
+        seconds more from now (negative: run out): nothing here can see that it is gone."""
+        until = datetime.now(UTC) + timedelta(seconds=lease)
+        with self.app.state.hub.storage.engine.begin() as conn:
+            owner = "elsewhere:0123456789ab:1:abc123"
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(owner=owner, lease_until=until))
 
     def info(self, code: str) -> dict[str, Any]:
         """The table's public facts, as ``GET /api/tables/CODE`` gives them."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -14,7 +13,6 @@ import pytest
 import websockets
 
 from opentrix.client import TableLink, find_table
-from opentrix.server.storage import tables_t
 from test_server_kit import LiveServer, Player, live_server
 
 
@@ -288,16 +286,7 @@ async def test_a_finished_match_a_stopped_servers_lease_still_holds_is_waited_fo
     server.put_away(t["id"])
     assert "pending" not in server.info(t["id"])  # put away here: a record
 
-    def held(until: datetime) -> None:
-        storage = server.app.state.hub.storage
-        with storage.engine.begin() as conn:
-            conn.execute(
-                tables_t.update()
-                .where(tables_t.c.id == t["id"])
-                .values(owner="elsewhere:0123456789ab:1:abc123", lease_until=until)
-            )
-
-    held(datetime.now(UTC) + timedelta(minutes=5))
+    server.held_elsewhere(t["id"], 300)
     facts = server.info(t["id"])
     assert facts["stored"] and facts["pending"] and facts["status"] == "finished"
     with pytest.raises(websockets.ConnectionClosed) as refused:
@@ -307,7 +296,7 @@ async def test_a_finished_match_a_stopped_servers_lease_still_holds_is_waited_fo
     running = asyncio.create_task(link.run())
     await asyncio.sleep(1.0)
     assert not running.done() and not link.connected.is_set()  # it waits, as the page does
-    held(datetime.now(UTC) - timedelta(seconds=1))  # the lease ran out
+    server.held_elsewhere(t["id"], -1)  # the lease ran out
     await asyncio.wait_for(link.connected.wait(), 15)  # taken up here when it tried again
     await link.close()
     await asyncio.wait_for(running, 10)
@@ -333,10 +322,7 @@ async def test_a_match_taken_up_at_its_final_standings_seats_at_the_rematch_only
     t, _omar_token, lina, omar = await lina_and_omar_finish(server, 12, (1, 2))
     await asyncio.gather(lina.close(), omar.close())
     server.put_away(t["id"])
-    with server.app.state.hub.storage.engine.begin() as conn:  # a server elsewhere had it open, and stopped
-        past = datetime.now(UTC) - timedelta(seconds=1)
-        owner = "elsewhere:0123456789ab:1:abc123"
-        conn.execute(tables_t.update().where(tables_t.c.id == t["id"]).values(owner=owner, lease_until=past))
+    server.held_elsewhere(t["id"], -1)  # a server elsewhere had it open, and stopped
     lina = await Player.join(server.ws_base, t["id"], t["token"])
     await lina.until(lambda m: m["type"] == "update")
     await lina.send({"type": "rematch"})

@@ -9,7 +9,6 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,6 @@ from opentrix.contracts import Contract
 from opentrix.deal import Phase
 from opentrix.match import Match
 from opentrix.rules import Rules
-from opentrix.server.storage import tables_t
 from opentrix.tui.glyphs import Glyphs
 from opentrix.tui.remote import RemoteApp, RemoteSession
 from opentrix.tui.seats import kept_seat
@@ -225,20 +223,14 @@ async def test_join_waits_for_a_match_its_stopped_server_had_open(server: LiveSe
     await lina.play_to_end(random.Random(2))
     await lina.close()
     server.put_away(t["id"])
-
-    def held(until: datetime) -> None:
-        with server.app.state.hub.storage.engine.begin() as conn:
-            owner = "elsewhere:0123456789ab:1:abc123"
-            conn.execute(tables_t.update().where(tables_t.c.id == t["id"]).values(owner=owner, lease_until=until))
-
-    held(datetime.now(UTC) + timedelta(minutes=5))
+    server.held_elsewhere(t["id"], 300)
     _register_commands()
     joined = asyncio.create_task(
         asyncio.to_thread(CliRunner().invoke, cli_app, ["join", f"{server.base}/t/{t['id']}", "--watch"])
     )
     await asyncio.sleep(1.5)
     assert not joined.done()
-    held(datetime.now(UTC) - timedelta(seconds=1))
+    server.held_elsewhere(t["id"], -1)
     out = await asyncio.wait_for(joined, 30)
     assert "is over" not in out.output and "reads keys from a terminal" in out.output  # past the facts: the screen
 

@@ -12,7 +12,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -2507,19 +2507,13 @@ def test_the_page_waits_for_a_match_its_stopped_server_had_open_then_offers_the_
     t = server.create(name="Lina", bots="random", start=True, kingdoms=1, rules="online")
     finish_match(server, t)
     server.put_away(t["id"])
-
-    def held(until: datetime) -> None:
-        with server.app.state.hub.storage.engine.begin() as conn:
-            owner = "elsewhere:0123456789ab:1:abc123"
-            conn.execute(tables_t.update().where(tables_t.c.id == t["id"]).values(owner=owner, lease_until=until))
-
-    held(datetime.now(UTC) + timedelta(minutes=5))
+    server.held_elsewhere(t["id"], 300)
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
     page.goto(seat_url(server, t))
     page.wait_for_timeout(1500)  # a few tries of the socket meanwhile
     assert page.locator("#rematch").count() == 0 and page.locator("[data-testid=finished]").count() == 0
-    held(datetime.now(UTC) - timedelta(seconds=1))
+    server.held_elsewhere(t["id"], -1)
     page.locator("#match-over #rematch").wait_for()
     assert not errors, errors
     page.context.close()

@@ -39,6 +39,12 @@ RETRY = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts to reconnect, the 
 PENDING_WAIT = 90.0  # seconds to wait for a table a stopped server still holds (close code 4409)
 
 
+def a_bot(level: object) -> str:
+    """A bot of a level in words: "a medium bot", "an easy bot"."""
+    level = str(level)
+    return f"{'an' if level[:1] in 'aeiou' else 'a'} {level} bot"
+
+
 class ClientError(Exception):
     """What went wrong reaching a table, in a player's words (the server's own message where it gave one)."""
 

@@ -369,12 +369,8 @@ class Hub:
         h = await self.stored(self.storage.holding, table_id)
         if h is None or h.owner == self.owner:
             return None
-        now = datetime.now(UTC)
         parked = h.owner == PARKED
-        if not parked and not (
-            h.finished_open(now, self.settings.rematch_after_restart)
-            and (not h.lease_runs(now) or (h.owner is not None and dead_here(h.owner)))
-        ):
+        if not parked and not h.may_take(datetime.now(UTC), self.settings.rematch_after_restart, dead_here):
             return None
         async with self._parking:
             table = self.get(table_id)  # woken by another request while this one waited

@@ -133,6 +133,13 @@ class Holding:
     def lease_runs(self, now: datetime) -> bool:
         return self.lease_until is not None and self.lease_until >= now
 
+    def may_take(self, now: datetime, within: float, dead: Callable[[str], bool]) -> bool:
+        """``finished_open``, and its holder is no longer running: its lease ran out, or ``dead`` says
+        its process is gone (``owner.dead_here``)."""
+        return self.finished_open(now, within) and (
+            not self.lease_runs(now) or (self.owner is not None and dead(self.owner))
+        )
+
 
 @dataclass
 class FinishedRow:
@@ -495,11 +502,6 @@ class Storage:
                 conn.execute(chat_t.delete().where(chat_t.c.table_id.in_(chunk)))
         return len(ids)
 
-    def holder(self, table_id: str) -> str | None:
-        """Who holds a table (None: nobody, or no such table)."""
-        h = self.holding(table_id)
-        return None if h is None else h.owner
-
     def holding(self, table_id: str) -> Holding | None:
         """Who holds a table and how it stands, in one read (None: no such table)."""
         c = tables_t.c
@@ -567,11 +569,9 @@ class Storage:
         rematch made already, or taken by another server first."""
         now = _now()
         h = self.holding(table_id)
-        if h is None or h.owner == owner or not h.finished_open(now, within):
+        if h is None or h.owner == owner or not h.may_take(now, within, dead):
             return None
         gone = h.owner is not None and dead(h.owner)
-        if h.lease_runs(now) and not gone:
-            return None
         free = tables_t.c.owner == h.owner  # nobody took it meanwhile, and (unless gone) nobody renewed it
         if not gone:
             free = sa.and_(free, sa.or_(tables_t.c.lease_until.is_(None), tables_t.c.lease_until < now))

@@ -209,8 +209,9 @@ def seat_refused(facts: dict[str, Any], seat: int | None) -> str | None:
     if seat is None or not 0 <= seat < len(seats) or seats[seat].get("kind") == "open":
         return None
     held = seats[seat]
-    level = str(held.get("level"))
-    who = held.get("name") if held.get("kind") == "human" else f"{'an' if level[:1] in 'aeiou' else 'a'} {level} bot"
+    from ..client import a_bot
+
+    who = held.get("name") if held.get("kind") == "human" else a_bot(held.get("level"))
     free = [str(i + 1) for i, s in enumerate(seats) if s.get("kind") == "open"]
     rest = f"the open seats: {', '.join(free)}" if free else "every seat is taken"
     return f"seat {seat + 1} is taken ({who}); {rest}"

@@ -32,6 +32,7 @@ from ..client import (
     TableAddress,
     TableLink,
     TableState,
+    a_bot,
     decision_key,
     start_match,
 )
@@ -675,8 +676,7 @@ class RemoteApp(PlayApp):
         for seat, info in enumerate(s.info.get("seats") or []):
             name = self.remote.name(seat)
             if info.get("kind") == "open":
-                level = str(info.get("level"))
-                name = f"open ({'an' if level[:1] in 'aeiou' else 'a'} {level} bot if nobody sits)"
+                name = f"open ({a_bot(info.get('level'))} if nobody sits)"
             elif info.get("kind") == "bot":
                 name = f"bot ({info.get('level')})"
             marks = " · host" if seat == s.info.get("host_seat") else ""
