@@ -130,8 +130,10 @@ def hand_cards(page: Page) -> list[str]:
     return page.locator("[data-testid=hand] .card").evaluate_all("els => els.map(e => e.dataset.card)")
 
 
-def step(page: Page, contract: str = "queens") -> str | None:
-    """Do whatever this player must do now by clicking; return what was done."""
+def step(page: Page, contract: str = "queens", stop: Any = None) -> str | None:
+    """Do whatever this player must do now by clicking; return what was done. ``stop``, looked at again
+    once the hand shows legal cards (the table waits for this player then, so what it sees holds), says
+    not to play: the moment a test waits for may come while this step looks."""
     try:
         if page.locator("#contract-dialog").count():
             choice = page.locator(f"#contract-dialog [data-action='contract {contract}']")
@@ -150,6 +152,8 @@ def step(page: Page, contract: str = "queens") -> str | None:
             return "pass"
         legal = page.locator("[data-testid=hand] .card.legal")
         if legal.count():
+            if stop is not None and stop():
+                return "stopped"
             legal.last.click(timeout=2000)
             return "card"
     except Exception:  # the table re-rendered under the click: look again
@@ -160,7 +164,7 @@ def step(page: Page, contract: str = "queens") -> str | None:
 def play_until(page: Page, done: Any, contract: str = "queens", limit: float = 60) -> None:
     waited = 0.0
     while not done():
-        if step(page, contract) is None:
+        if step(page, contract, stop=done) is None:
             page.wait_for_timeout(50)
             waited += 0.05
         else:
@@ -179,7 +183,7 @@ def stuck_state(page: Page) -> str:
                 """() => ({
                 turn: document.querySelector('[data-testid=turn]')?.innerText,
                 toast: document.querySelector('#toast')?.innerText,
-                dialogs: [...document.querySelectorAll('[id$=-dialog]')].map(d => d.id),
+                dialogs: [...document.querySelectorAll('[id$=-dialog], #deal-summary, #match-over')].map(d => d.id),
                 hand: [...document.querySelectorAll('[data-testid=hand] .card')].map(
                     c => c.dataset.card + (c.classList.contains('legal') ? '*' : '')),
                 trick: document.querySelector('[data-testid=trick]')?.innerText,
