@@ -222,6 +222,11 @@ def test_bad_chance_outcomes_and_parameters_are_clear_errors() -> None:
     for scale in (0.0, -1.0, float("inf"), float("nan")):
         with pytest.raises(ValueError, match="scale must be a positive number"):
             pyspiel.load_game(SHORT_NAME, {"scale": scale})
+    # rules that are not base64 are not read as no rules at all, and bad JSON says it is the rules
+    with pytest.raises(ValueError, match="rules 'b64:!!!': not base64 of rules JSON"):
+        pyspiel.load_game(SHORT_NAME, {"rules": "b64:!!!"})
+    with pytest.raises(ValueError, match=r"rules: not valid JSON \(Expecting"):
+        pyspiel.load_game(SHORT_NAME, {"rules": "{bad"})
 
 
 def test_a_game_with_rules_json_loads_again_from_its_string_and_serializes() -> None:
@@ -385,3 +390,29 @@ def test_a_thrown_in_deals_terminal_observation_is_of_that_deal() -> None:
         assert after.tolist() == before[p].tolist() == [0, 1, 1, 1, 1, 0]
         assert " avail:1,2,3,4 " in state.information_state_string(p)
         assert " avail:1,2,3,4 " in state.observation_string(p)
+
+
+def test_a_thrown_in_deal_ends_with_what_the_seats_know_and_resamples_as_itself() -> None:
+    """A King of Hearts deal thrown in during the claims (wikipedia) asked nobody to double: the final
+    observation marks K♥ absent from no seat (the claimer holds it), and a finished game, with nothing
+    left to decide, resamples as itself for every player (its totals are not counted twice)."""
+    from opentrix.env.observation import LAYOUT
+
+    game = pyspiel.load_game(SHORT_NAME, {"rules": "wikipedia", "contract": "king_of_hearts", "seed": 3})
+    state = game.new_initial_state()
+    while A.CLAIM not in state.legal_actions():
+        state.apply_action(A.NO_CLAIM)
+    claimer = state.current_player()
+    state.apply_action(A.CLAIM)
+    assert state.is_terminal()
+    kh = int(Card.parse("KH"))
+    for p in range(4):
+        t = state.observation_tensor(p)
+        assert not any(t[LAYOUT[f"absent_{r}"].start + kh] for r in (1, 2, 3)), p
+    finished = _random_game(pyspiel.load_game(SHORT_NAME, {"rules": "classic", "seed": 5}), np.random.RandomState(0))
+    for done in (state, finished):
+        for p in range(4):
+            other = done.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            assert other.information_state_string(p) == done.information_state_string(p)
+            assert other.returns() == done.returns()
+    assert claimer == state.match.deals[-1].thrown_in

@@ -175,6 +175,8 @@ def test_observation_cards_are_only_own_or_public() -> None:
 
 def test_illegal_action_raises_naming_legal_ones_and_keeps_the_state() -> None:
     env = trix_v0.raw_env(mode="deal", contract="king_of_hearts")
+    with pytest.raises(RuntimeError, match=r"reset\(\) the environment before calling step\(\)"):
+        env.step(0)  # the raw env says what is missing, as the wrapped one does
     env.reset(seed=2)
     agent = env.agent_selection
     legal = env.match.legal_actions()

@@ -293,3 +293,17 @@ def test_a_knowledge_tells_the_same_deal_replayed_with_other_plays(contract: Con
     assert v.plays[:10] != view(first, 0).plays
     know = Knowledge().update(view(first, 0))
     assert _facts(know.update(v)) == _facts(Knowledge().update(v))
+
+
+def test_a_world_is_rebuilt_only_at_a_decision() -> None:
+    """Past a deal's last card nothing is left to decide (and the totals already hold the deal): a
+    world for it is refused with the reason, as is one for a spectator."""
+    m = Match(Rules.preset("classic"), seed=2)
+    m.apply(A.choose("queens"))
+    while m.phase != Phase.DEAL_OVER:
+        m.apply(m.legal_actions()[0])
+    dealt = m.deals[-1].dealt
+    with pytest.raises(ValueError, match="view is at deal_over: nothing is left to decide"):
+        match_from_view(view(m, 1), dealt)
+    with pytest.raises(ValueError, match="for a seat, not for a spectator"):
+        match_from_view(view(m, None), dealt)

@@ -361,6 +361,18 @@ def test_a_thrown_in_deal_uses_up_no_contract_and_the_king_deals_again() -> None
     assert summary[0].thrown_in == 0 and summary[0].scores == (0, 0, 0, 0)
 
 
+def test_a_deal_thrown_in_before_the_doubling_passed_nobody_over() -> None:
+    """Sequential doubling asks only holders of a doublable card, so a seat it skips is known to hold
+    none; a deal thrown in during the claims asked nobody, and says nothing of who holds K♥."""
+    m = Match(Rules.preset("wikipedia"), _with_hearts("KH"))
+    m.apply(A.choose("king_of_hearts"))
+    while m.turn != 0:
+        m.apply(A.NO_CLAIM)
+    m.apply(A.CLAIM)
+    assert m.phase == Phase.DEAL_OVER
+    assert all(view(m, seat).passed_over == () for seat in (None, 0, 1, 2, 3))
+
+
 def test_hidden_reveal_each_seat_answers_exactly_once() -> None:
     """However many cards a seat doubles, it answers once: its turn tells the others nothing."""
     rules = Rules.preset("complex", doubling_reveal="hidden")

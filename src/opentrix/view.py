@@ -68,8 +68,14 @@ class View:
     @property
     def passed_over(self) -> tuple[int, ...]:
         """Seats the ``sequential`` doubling has skipped so far. Only holders of a doublable card are
-        asked, in turn from the king, so each of these holds none (a public fact every seat can read)."""
-        if not self.doublable or self.rules.doubling_reveal != "sequential" or self.phase == Phase.CLAIM:
+        asked, in turn from the king, so each of these holds none (a public fact every seat can read).
+        A deal thrown in before the doubling asked nobody: nobody was passed over."""
+        if (
+            not self.doublable
+            or self.rules.doubling_reveal != "sequential"
+            or self.phase == Phase.CLAIM
+            or self.thrown_in is not None
+        ):
             return ()
         answered = {s for s, _ in self.doubling_answers}
         king = self.king

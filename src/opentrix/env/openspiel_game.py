@@ -34,7 +34,7 @@ except ModuleNotFoundError as e:
 from .. import actions as A
 from ..cards import FULL_DECK, card_name
 from ..contracts import Contract
-from ..deal import deal_hands
+from ..deal import Phase, deal_hands
 from ..match import Match
 from ..rules import Rules
 from ..view import View, view
@@ -80,11 +80,17 @@ def _parse_rules(text: str) -> Rules:
     text = text.strip()
     if text.startswith("b64:"):
         code = text[4:]
-        try:
-            text = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4)).decode()
+        try:  # validated: the lenient decoder drops stray characters and reads "!!!" as no rules at all
+            text = base64.b64decode(code + "=" * (-len(code) % 4), altchars=b"-_", validate=True).decode()
         except (ValueError, UnicodeDecodeError):
             raise ValueError(f"rules {text!r}: not base64 of rules JSON") from None
-    return Rules.from_json(json.loads(text)) if text.startswith("{") else Rules.preset(text)
+    if not text.startswith("{"):
+        return Rules.preset(text)
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise ValueError(f"rules: not valid JSON ({e})") from None
+    return Rules.from_json(data)
 
 
 def _utility_bound(rules: Rules) -> float:
@@ -275,6 +281,8 @@ class TrixState(pyspiel.State):  # type: ignore[misc]
             rng.shuffle(others)
             it = iter(others)
             state._deal.dealt = [c if i & 3 == player_id else next(it) for i, c in enumerate(self.dealt)]
+            return state  # type: ignore[no-any-return]
+        if self.match.phase >= Phase.DEAL_OVER:  # nothing is left to decide: the true state is in the set
             return state  # type: ignore[no-any-return]
         # any player may ask, the one to act or not; a guess the replay refuses is drawn again
         state._deal.match = sample_world(view(self.match, player_id), rng)

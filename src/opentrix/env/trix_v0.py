@@ -198,6 +198,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  #
         return view(self.match, _seat_of(agent))
 
     def step(self, action: int | None) -> None:
+        if not self.agents and not hasattr(self, "agent_selection"):  # as the wrapped env says it
+            raise RuntimeError("reset() the environment before calling step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -180,10 +180,13 @@ def match_from_view(v: View, dealt: Hands) -> Match:
 
     Only the current deal is rebuilt (king, contracts left, totals and the deal's public actions);
     earlier deals are not needed to decide within this one. Raises ``NoWorld`` if the engine refuses
-    the replay (the hands contradict a past play).
+    the replay (the hands contradict a past play), ``ValueError`` for a spectator's view or one past
+    the deal's last decision.
     """
     if v.seat is None:
         raise ValueError("a world is rebuilt for a seat, not for a spectator")
+    if v.phase >= Phase.DEAL_OVER:
+        raise ValueError(f"a world is rebuilt at a decision, and the view is at {v.phase}: nothing is left to decide")
     rules = v.rules
     played = (
         ()
