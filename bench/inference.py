@@ -191,11 +191,11 @@ def report(labels: list[str], res: list[dict[int, dict]], idx: list[int], reps: 
             )
 
 
-def _ints(text: str, what: str) -> list[int]:
+def _ints(ap: argparse.ArgumentParser, text: str, what: str) -> list[int]:
     try:
         return [int(x) for x in text.split(",")]
     except ValueError:
-        raise SystemExit(f"--{what} takes a whole number or a comma-separated list of them, not {text!r}") from None
+        ap.error(f"--{what} takes a whole number or a comma-separated list of them, not {text!r}")
 
 
 def main() -> None:
@@ -218,8 +218,8 @@ def main() -> None:
     labels = [b.strip() for b in args.bots.split(",")]
     if len(labels) != 3:
         ap.error("--bots takes three bots: measured,uniform,cheat")
-    seeds = _ints(args.seed, "seed")
-    deals = _ints(args.deals, "deals")
+    seeds = _ints(ap, args.seed, "seed")
+    deals = _ints(ap, args.deals, "deals")
     if len(deals) == 1:
         deals *= len(seeds)
     if len(deals) != len(seeds):

@@ -85,7 +85,7 @@ def main() -> None:
     labels = [b.strip() for b in args.bots.split(",")]
     if len(labels) < 2:
         ap.error("--bots takes two bots or more: those to ask, then the yardstick")
-    check_bots(ap, labels)
+    check_bots(ap, labels, seated=True)
     check_contracts(ap, args.contracts, check_rules(ap, args.rules))
     check_at_least(ap, "--deals", args.deals, 1)
     check_at_least(ap, "--jobs", args.jobs, 1)

@@ -206,8 +206,15 @@ def test_spec_parsing() -> None:
         parse_spec("strong:samples=")
     with pytest.raises(SpecError, match=r"known: .*basic"):
         parse_spec("grandmaster")
-    with pytest.raises(SpecError, match="option"):
+    with pytest.raises(
+        SpecError, match=r"bad option 'samples' for strong: write option=value, e\.g\. strong:samples=128$"
+    ):
         parse_spec("strong:samples")
+    with pytest.raises(SpecError, match=r"bad option '' for basic: write option=value, e\.g\. basic:mistakes=0\.0$"):
+        parse_spec("basic:")  # an option basic takes, not strong's samples
+    with pytest.raises(SpecError, match=r"\(random takes no options\)$"):
+        parse_spec("random:")
+    assert parse_spec(" strong :samples=4 ").options == {"samples": 4}  # spaces as around the options
     with pytest.raises(SpecError, match=r"unknown option 'depth' for basic \(its options: mistakes\)"):
         parse_spec("basic:depth=3")
     with pytest.raises(SpecError, match="bad option for strong: samples must be at least 1"):

@@ -68,6 +68,9 @@ def test_bad_input_is_one_line_before_anything_is_played(tmp_path: Path) -> None
         ([str(BENCH), "--deals", "4", "--jobs", "0"], "--jobs must be at least 1"),
         ([str(regret), "--deals", "0"], "--deals must be at least 1"),
         ([str(regret), "--bots", "strong"], "--bots takes two bots or more"),
+        ([str(regret), "--bots", "random,cheat"], "--bots: cheat sees every hand and is asked only by the arena"),
+        ([str(BENCH), "--deals", "4", "--contracts", "trix,trix"], "--contracts: trix is named twice"),
+        ([str(BENCH), "--seed", "abc"], "--seed takes a whole number or a comma-separated list of them"),
     ]
     for args, says in cases:
         run = subprocess.run(

@@ -196,7 +196,7 @@ def arena(
             name = name.strip()
             if not name:
                 continue
-            try:  # any spelling the records take: Ltoosh, king-of-hearts, KoH
+            try:  # any spelling the records take: Ltoosh, king-of-hearts
                 contract = Contract.parse(name)
             except ValueError:
                 contract = None

@@ -102,9 +102,24 @@ def _check_options(name: str, cls: type, options: dict[str, Any], raw: dict[str,
         raise SpecError(str(e)) from None
 
 
+def _example(name: str) -> str:
+    """An option the bot does take, with its default, to show the form (not one it would refuse)."""
+    try:
+        bot = BotSpec(name).build("example")
+    except (SpecError, MissingPart, TypeError, ValueError):
+        return ""
+    for p in inspect.signature(type(bot)).parameters.values():
+        if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            value = getattr(bot, p.name, p.default)
+            if isinstance(value, bool | int | float | str):
+                return f", e.g. {name}:{p.name}={spelled(value)}"
+    return f" ({name} takes no options)"
+
+
 def parse_spec(text: str) -> BotSpec:
     """``strong:samples=40`` -> BotSpec("strong", {"samples": 40}); checks the bot exists and builds."""
     name, *parts = text.strip().split(":")
+    name = name.strip()  # "strong :samples=4", as spaces are allowed around the options
     known = arena_bot_names()
     if name not in known:
         raise SpecError(f"unknown bot {name!r} (known: {', '.join(known)})")
@@ -114,7 +129,7 @@ def parse_spec(text: str) -> BotSpec:
         key, eq, value = p.partition("=")
         key = key.strip()
         if not eq or not key:
-            raise SpecError(f"bad option {p!r} for {name}: write option=value, e.g. {name}:samples=40")
+            raise SpecError(f"bad option {p!r} for {name}: write option=value{_example(name)}")
         if key in options:
             raise SpecError(f"option {key} of {name} is given twice ({raw[key]} and {value.strip()})")
         options[key] = _value(value.strip())
