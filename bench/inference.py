@@ -96,7 +96,7 @@ def _play(config: ArenaConfig, units: list[Unit], label: str) -> list[UnitResult
     # The pool path of the arena, on just these units.
     sub = ArenaConfig(config.candidate, config.baseline, config.rules, config.units, config.seed, config.jobs)
     sub.plan = lambda: units  # type: ignore[method-assign]
-    return run(sub).results
+    return run(sub, keep_times=True).results
 
 
 def share(s: list[float], u: list[float], c: list[float]) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from opentrix.arena import ArenaConfig, BotSpec, SpecError, parse_spec, play_uni
 from opentrix.arena.commands import register
 from opentrix.arena.duplicate import Unit
 from opentrix.arena.spec import arena_bot_names
+from opentrix.arena.stats import MoveTimes, timing
 from opentrix.bots import BOTS, Bot
 from opentrix.contracts import Contract
 from opentrix.match import Match
@@ -90,6 +92,43 @@ def test_runs_are_reproducible_and_jobs_do_not_matter() -> None:
     assert [r.scores for r in a.results] == [r.scores for r in b.results] == [r.scores for r in c.results]
     doc = summary(a)
     assert set(doc["contracts"]) == {c.id for c in CLASSIC.contracts}
+
+
+def test_a_run_counts_its_move_times_and_lets_them_go() -> None:
+    """A result keeps its scores but not its move times (a run of millions of deals would hold them
+    all), and the run's median and p95 are those of every move, as a run that kept them computes."""
+    cfg = ArenaConfig(parse_spec("basic"), parse_spec("random"), CLASSIC, units=6, seed=5)
+    kept = run(cfg, keep_times=True)
+    light = run(cfg)
+    assert all(r.candidate_ms and r.baseline_ms for r in kept.results)
+    assert not any(r.candidate_ms or r.baseline_ms for r in light.results)
+    assert [r.scores for r in light.results] == [r.scores for r in kept.results]
+    every = [t for r in kept.results for t in r.candidate_ms]
+    assert summary(kept)["time_per_move"]["candidate"] == timing(every)
+    assert summary(light)["time_per_move"]["candidate"]["moves"] == len(every)
+    assert "units" not in summary(light, units=False) and len(summary(light)["units"]) == 6
+
+
+def test_move_times_past_the_exact_count_are_read_from_buckets_a_thousandth_wide() -> None:
+    rng = random.Random(4)
+    times = [rng.lognormvariate(3, 1.2) for _ in range(5000)] + [0.0] * 40
+    bounded = MoveTimes(exact=1000)
+    for i in range(0, len(times), 7):
+        bounded.add(times[i : i + 7])
+    assert bounded.values is None and bounded.moves == len(times)
+    exact = timing(times)
+    got = bounded.summary()
+    assert got["moves"] == exact["moves"]
+    for key in ("median_ms", "p95_ms"):
+        assert got[key] == pytest.approx(exact[key], rel=0.0006)
+    assert MoveTimes(exact=1000).summary() == timing([]) == {"moves": 0, "median_ms": None, "p95_ms": None}
+    assert MoveTimes(exact=2).summary() == timing([])
+    few = MoveTimes(exact=10)
+    few.add([3.0, 1.0, 2.0])
+    assert few.summary() == timing([1.0, 2.0, 3.0])  # under the count, exact
+    zeros = MoveTimes(exact=1)
+    zeros.add([0.0, 0.0, 0.0, 5.0])
+    assert zeros.percentile(50) == 0.0 and zeros.percentile(100) == pytest.approx(5.0, rel=0.0006)
 
 
 def test_kingdom_mode_plays_five_contracts() -> None:

@@ -256,7 +256,7 @@ def arena(
         ) as bar:
             task = bar.add_task("arena", total=deals)
             result = _run_stoppable(run, config, lambda done, total: bar.update(task, completed=done))
-    doc = summary(result, jobs=min(jobs, deals), contracts=chosen)
+    doc = summary(result, jobs=min(jobs, deals), contracts=chosen, units=json_out is not None)
     if json_out is not None:
         text = json.dumps(doc, indent=2)
         if to_stdout:

@@ -34,7 +34,7 @@ class Unit:
     contract: int | None  # deal mode: the contract; None: a whole kingdom
 
 
-@dataclass
+@dataclass(slots=True)
 class UnitResult:
     """Scores of the four replays (``scores[r]`` with the candidate in seat r) and the move times."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from array import array
 from collections.abc import Sequence
 from pathlib import Path
 from textwrap import fill
@@ -13,14 +12,17 @@ from ..contracts import Contract
 from .duplicate import UnitResult
 from .runner import ArenaRun
 from .spec import settings
-from .stats import mean_ci, timing
+from .stats import mean_ci
 
 NEGATIVE = (Contract.KING_OF_HEARTS, Contract.QUEENS, Contract.DIAMONDS, Contract.LTOOSH)
 
 
-def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract] | None = None) -> dict[str, Any]:
+def summary(
+    run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract] | None = None, units: bool = True
+) -> dict[str, Any]:
     """The JSON document of a run (``--json``), with what is needed to tell later what produced it:
-    the version, every bot option (defaults included) and the contracts asked for."""
+    the version, every bot option (defaults included) and the contracts asked for. Without ``units``
+    it leaves out the per-unit list, which only the JSON needs (a dict a deal, on a run of millions)."""
     from .. import __version__
 
     cfg = run.config
@@ -55,20 +57,18 @@ def summary(run: ArenaRun, jobs: int | None = None, contracts: Sequence[Contract
             doc["negative"] = mean_ci(neg)
         doc["overall"] = mean_ci([r.diff for r in res])
         doc["thrown_in"] = sum(r.thrown_in for r in res)
-    doc["units"] = [
-        {
-            "index": r.index,
-            "contract": Contract(r.contract).id if r.contract is not None else None,
-            "diff": r.diff,
-            "scores": [list(sc) for sc in r.scores],
-        }
-        | ({"king_diff": r.king_diff, "king": r.king, "orders": _orders(r)} if cfg.kingdom else {})
-        for r in res
-    ]
-    doc["time_per_move"] = {
-        "candidate": timing(array("d", (t for r in res for t in r.candidate_ms))),
-        "baseline": timing(array("d", (t for r in res for t in r.baseline_ms))),
-    }
+    if units:
+        doc["units"] = [
+            {
+                "index": r.index,
+                "contract": Contract(r.contract).id if r.contract is not None else None,
+                "diff": r.diff,
+                "scores": [list(sc) for sc in r.scores],
+            }
+            | ({"king_diff": r.king_diff, "king": r.king, "orders": _orders(r)} if cfg.kingdom else {})
+            for r in res
+        ]
+    doc["time_per_move"] = {"candidate": run.candidate_times.summary(), "baseline": run.baseline_times.summary()}
     return doc
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import time
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -12,6 +13,7 @@ from ..contracts import Contract
 from ..rules import Rules
 from .duplicate import Unit, UnitResult, play_unit
 from .spec import BotSpec
+from .stats import MoveTimes
 
 
 @dataclass
@@ -36,11 +38,27 @@ class ArenaConfig:
 
 @dataclass
 class ArenaRun:
+    """What a run measured. Each result's move times go into ``candidate_times`` and
+    ``baseline_times`` and, unless the run was asked to keep them, leave the result: a result is then
+    a few hundred bytes, so a run of millions of deals fits in memory."""
+
     config: ArenaConfig
     results: list[UnitResult] = field(default_factory=list)
     interrupted: bool = False
     terminated: bool = False  # stopped by SIGTERM (``Terminated``) rather than Ctrl-C
     elapsed_s: float = 0.0
+    candidate_times: MoveTimes = field(default_factory=MoveTimes)
+    baseline_times: MoveTimes = field(default_factory=MoveTimes)
+
+    def add(self, res: UnitResult, keep_times: bool = False) -> None:
+        self.candidate_times.add(res.candidate_ms)
+        self.baseline_times.add(res.baseline_ms)
+        if not keep_times:
+            res.candidate_ms = res.baseline_ms = _NO_TIMES
+        self.results.append(res)
+
+
+_NO_TIMES: array[float] = array("d")  # shared by every result whose times were counted and let go
 
 
 class Terminated(KeyboardInterrupt):
@@ -72,13 +90,15 @@ def _results(config: ArenaConfig, units: Iterator[Unit]) -> Iterator[UnitResult]
         pool.join()
 
 
-def run(config: ArenaConfig, progress: Callable[[int, int], None] | None = None) -> ArenaRun:
-    """Play the plan; on Ctrl-C stop and keep what was measured so far (``interrupted`` is set)."""
+def run(config: ArenaConfig, progress: Callable[[int, int], None] | None = None, keep_times: bool = False) -> ArenaRun:
+    """Play the plan; on Ctrl-C stop and keep what was measured so far (``interrupted`` is set).
+    ``keep_times`` leaves each result its own move times (for per-deal timing, as bench/inference.py
+    caches them); by default they are only counted into the run's."""
     out = ArenaRun(config)
     t0 = time.perf_counter()
     try:
         for res in _results(config, config.plan()):
-            out.results.append(res)
+            out.add(res, keep_times)
             if progress is not None:
                 progress(len(out.results), config.units)
     except KeyboardInterrupt as e:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import math
+from array import array
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,3 +95,59 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 
 def timing(ms: Sequence[float]) -> dict[str, Any]:
     return {"moves": len(ms), "median_ms": percentile(ms, 50), "p95_ms": percentile(ms, 95)}
+
+
+class MoveTimes:
+    """Every move time of a run, in bounded memory: kept exactly up to ``exact`` of them (8 bytes
+    each), then counted in buckets 0.1% wide, so a run of millions of deals neither grows without end
+    nor sorts a list of its size. Percentiles read from the buckets are within 0.05% of the exact ones
+    (a bucket's middle, on a log scale), far finer than the 0.1 ms the table prints."""
+
+    STEP = math.log1p(0.001)
+
+    def __init__(self, exact: int = 100_000) -> None:
+        self.exact = exact
+        self.values: array[float] | None = array("d")
+        self.buckets: Counter[int] = Counter()
+        self.moves = 0
+
+    def add(self, ms: Sequence[float]) -> None:
+        self.moves += len(ms)
+        if self.values is not None:
+            self.values.extend(ms)
+            if len(self.values) <= self.exact:
+                return
+            ms, self.values = self.values, None  # too many to keep: every one goes into a bucket
+        for t in ms:
+            self.buckets[self._bucket(t)] += 1
+
+    @classmethod
+    def _bucket(cls, t: float) -> int:
+        return math.floor(math.log(t) / cls.STEP) if t > 1e-9 else -(10**9)  # a zero (a clock's tick) apart
+
+    @classmethod
+    def _middle(cls, b: int) -> float:
+        return 0.0 if b == -(10**9) else math.exp((b + 0.5) * cls.STEP)
+
+    def percentile(self, q: float) -> float | None:
+        if self.values is not None:
+            return percentile(self.values, q)
+        if not self.moves:
+            return None
+        rank = (self.moves - 1) * q / 100  # between two closest ranks, as ``percentile`` reads a list
+        lo = math.floor(rank)
+        at: list[float] = []
+        seen = 0
+        for b in sorted(self.buckets):
+            seen += self.buckets[b]
+            while len(at) < 2 and seen > lo + len(at):
+                at.append(self._middle(b))
+            if len(at) == 2:
+                break
+        if len(at) < 2:  # the last rank: nothing above it
+            at.append(at[0])
+        return at[0] + (at[1] - at[0]) * (rank - lo)
+
+    def summary(self) -> dict[str, Any]:
+        """As ``timing`` gives it for a list of the same times."""
+        return {"moves": self.moves, "median_ms": self.percentile(50), "p95_ms": self.percentile(95)}
